@@ -1,0 +1,5 @@
+// Package sandbox holds the vocabulary shared by every part of the sandbox:
+// configuration, the one error type and its codes, events, the injectable
+// clock, identifier generation and money formatting. It deliberately
+// imports nothing heavy so that every other package can depend on it.
+package sandbox
