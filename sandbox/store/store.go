@@ -1,0 +1,221 @@
+// Package store is the sandbox's only door to BuntDB. It keeps one key
+// space per e-shop (keys "e:<eshop>:<collection>:<id>"), JSON documents as
+// values, one ordering index per collection, record counts, expiry that
+// follows the sandbox clock, and the rule that events of a write are
+// published only after the write commits. buntdb.ErrNotFound is translated
+// here and nowhere else.
+package store
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/tidwall/buntdb"
+	"github.com/tidwall/gjson"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+)
+
+// Global is the pseudo e-shop id of sandbox-wide collections (e-shops,
+// tokens that must be found before the e-shop is known, ...).
+const Global = 0
+
+// Sync policies for a data file, mapped onto BuntDB's.
+const (
+	SyncAlways      = "always"       // fsync after every write: nothing acknowledged is lost
+	SyncEverySecond = "every-second" // BuntDB's default: at most a second of writes at risk
+	SyncNever       = "never"        // leave it to the OS
+)
+
+// Options configure Open.
+type Options struct {
+	Path      string            // BuntDB file; "" or ":memory:" keeps everything in memory
+	Sync      string            // one of the Sync* policies; "" means SyncEverySecond
+	Clock     *sandbox.Clock    // time for expiry; nil means a wall clock
+	Publisher sandbox.Publisher // receives committed events; may be nil
+}
+
+// Store wraps one BuntDB database.
+type Store struct {
+	db    *buntdb.DB
+	clock *sandbox.Clock
+	pub   sandbox.Publisher
+
+	mu      sync.RWMutex
+	indexes map[string]bool // collection prefixes that have an ordering index
+}
+
+// Open opens (or creates) the database and rebuilds the ordering indexes,
+// which BuntDB does not persist.
+func Open(opts Options) (*Store, error) {
+	path := opts.Path
+	if path == "" {
+		path = ":memory:"
+	}
+	db, err := buntdb.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open data file %s: %w", path, err)
+	}
+	var cfg buntdb.Config
+	if err := db.ReadConfig(&cfg); err != nil {
+		db.Close()
+		return nil, err
+	}
+	switch opts.Sync {
+	case "", SyncEverySecond:
+		cfg.SyncPolicy = buntdb.EverySecond
+	case SyncAlways:
+		cfg.SyncPolicy = buntdb.Always
+	case SyncNever:
+		cfg.SyncPolicy = buntdb.Never
+	default:
+		db.Close()
+		return nil, fmt.Errorf("unknown sync policy %q (want always, every-second or never)", opts.Sync)
+	}
+	if err := db.SetConfig(cfg); err != nil {
+		db.Close()
+		return nil, err
+	}
+	clock := opts.Clock
+	if clock == nil {
+		clock = sandbox.NewClock()
+	}
+	s := &Store{db: db, clock: clock, pub: opts.Publisher, indexes: map[string]bool{}}
+	if err := s.rebuildIndexes(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close flushes and closes the database file.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Clock returns the clock the store judges expiry by.
+func (s *Store) Clock() *sandbox.Clock { return s.clock }
+
+// SetPublisher replaces the receiver of committed events.
+func (s *Store) SetPublisher(p sandbox.Publisher) { s.pub = p }
+
+// View runs fn in a read-only transaction.
+func (s *Store) View(fn func(tx *Tx) error) error {
+	return s.db.View(func(btx *buntdb.Tx) error {
+		return fn(&Tx{s: s, tx: btx})
+	})
+}
+
+// Update runs fn in a read-write transaction. BuntDB admits one writer at
+// a time, which is what keeps concurrent writes consistent. Events emitted
+// by fn are published after the commit, and dropped on rollback.
+func (s *Store) Update(fn func(tx *Tx) error) error {
+	var events []sandbox.Event
+	err := s.db.Update(func(btx *buntdb.Tx) error {
+		tx := &Tx{s: s, tx: btx, writable: true}
+		if err := fn(tx); err != nil {
+			return err
+		}
+		events = tx.events
+		return nil
+	})
+	if err == nil && len(events) > 0 && s.pub != nil {
+		s.pub.Publish(events...)
+	}
+	return err
+}
+
+// Reset deletes every key, leaving an empty database (indexes included).
+func (s *Store) Reset() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	err := s.db.Update(func(btx *buntdb.Tx) error {
+		if err := btx.DeleteAll(); err != nil {
+			return err
+		}
+		for name := range s.indexes {
+			if err := btx.DropIndex(name); err != nil && !errors.Is(err, buntdb.ErrNotFound) {
+				return err
+			}
+		}
+		return nil
+	})
+	s.indexes = map[string]bool{}
+	return err
+}
+
+func (s *Store) rebuildIndexes() error {
+	prefixes := map[string]bool{}
+	err := s.db.View(func(btx *buntdb.Tx) error {
+		return btx.AscendKeys("e:*", func(key, _ string) bool {
+			if i := strings.LastIndexByte(key, ':'); i > 0 {
+				prefixes[key[:i]] = true
+			}
+			return true
+		})
+	})
+	if err != nil {
+		return err
+	}
+	return s.db.Update(func(btx *buntdb.Tx) error {
+		for p := range prefixes {
+			if err := s.ensureIndex(btx, p); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// ensureIndex creates the ordering index of a collection prefix once.
+func (s *Store) ensureIndex(btx *buntdb.Tx, prefix string) error {
+	s.mu.RLock()
+	ok := s.indexes[prefix]
+	s.mu.RUnlock()
+	if ok {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.indexes[prefix] {
+		return nil
+	}
+	if err := btx.CreateIndex(prefix, prefix+":*", buntdb.IndexJSON("_seq")); err != nil && !errors.Is(err, buntdb.ErrIndexExists) {
+		return fmt.Errorf("create index %s: %w", prefix, err)
+	}
+	s.indexes[prefix] = true
+	return nil
+}
+
+func (s *Store) hasIndex(prefix string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.indexes[prefix]
+}
+
+func collPrefix(eshop int, coll string) string {
+	return "e:" + strconv.Itoa(eshop) + ":" + coll
+}
+
+func recordKey(eshop int, coll, id string) string {
+	return collPrefix(eshop, coll) + ":" + id
+}
+
+func counterKey(eshop int, coll string) string {
+	return "n:" + strconv.Itoa(eshop) + ":" + coll
+}
+
+func seqKey(eshop int, coll string) string {
+	return "q:" + strconv.Itoa(eshop) + ":" + coll
+}
+
+// validID rejects identifiers that would break the key layout.
+func validID(id string) bool {
+	return id != "" && !strings.ContainsAny(id, ":*?\x00")
+}
+
+func expired(doc string, now int64) bool {
+	v := gjson.Get(doc, "_expiresAt")
+	return v.Exists() && v.Int() <= now
+}

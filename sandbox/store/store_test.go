@@ -1,0 +1,215 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+)
+
+func openMem(t *testing.T, clock *sandbox.Clock) *Store {
+	t.Helper()
+	s, err := Open(Options{Clock: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func put(t *testing.T, s *Store, eshop int, coll, id, doc string) {
+	t.Helper()
+	if err := s.Update(func(tx *Tx) error { _, err := tx.Put(eshop, coll, id, []byte(doc)); return err }); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestPutGetIsolatedPerEshop(t *testing.T) {
+	s := openMem(t, nil)
+	put(t, s, 1, "products", "a", `{"name":"one"}`)
+	put(t, s, 2, "products", "a", `{"name":"two"}`)
+	tests := []struct {
+		eshop int
+		id    string
+		want  string
+		err   error
+	}{
+		{1, "a", "one", nil},
+		{2, "a", "two", nil},
+		{3, "a", "", sandbox.ErrNotFound},
+		{1, "b", "", sandbox.ErrNotFound},
+		{1, "a:b", "", sandbox.ErrNotFound},
+	}
+	for _, tc := range tests {
+		t.Run(fmt.Sprintf("%d/%s", tc.eshop, tc.id), func(t *testing.T) {
+			_ = s.View(func(tx *Tx) error {
+				doc, err := tx.Get(tc.eshop, "products", tc.id)
+				if !errors.Is(err, tc.err) {
+					t.Fatalf("err = %v, want %v", err, tc.err)
+				}
+				if got := gjson.GetBytes(doc, "name").String(); got != tc.want {
+					t.Fatalf("name = %q, want %q", got, tc.want)
+				}
+				return nil
+			})
+		})
+	}
+}
+
+func TestOrderCountAndPaging(t *testing.T) {
+	s := openMem(t, nil)
+	for i := 0; i < 25; i++ {
+		put(t, s, 1, "orders", fmt.Sprintf("o%02d", 24-i), fmt.Sprintf(`{"n":%d}`, i))
+	}
+	// Replacing keeps the position and the count.
+	put(t, s, 1, "orders", "o24", `{"n":0,"changed":true}`)
+	_ = s.View(func(tx *Tx) error {
+		if n := tx.Count(1, "orders"); n != 25 {
+			t.Fatalf("count = %d", n)
+		}
+		docs, total, err := tx.Page(1, "orders", 20, 10, nil)
+		if err != nil || total != 25 || len(docs) != 5 {
+			t.Fatalf("page: %d docs total %d err %v", len(docs), total, err)
+		}
+		if n := gjson.GetBytes(docs[0], "n").Int(); n != 20 {
+			t.Fatalf("first of page 3 has n=%d, want 20 (insertion order)", n)
+		}
+		odd := func(doc []byte) bool { return gjson.GetBytes(doc, "n").Int()%2 == 1 }
+		docs, total, _ = tx.Page(1, "orders", 0, 5, odd)
+		if total != 12 || len(docs) != 5 || gjson.GetBytes(docs[0], "n").Int() != 1 {
+			t.Fatalf("filtered page: %d docs total %d", len(docs), total)
+		}
+		return nil
+	})
+	if err := s.Update(func(tx *Tx) error { return tx.Delete(1, "orders", "o00") }); err != nil {
+		t.Fatal(err)
+	}
+	_ = s.View(func(tx *Tx) error {
+		if n := tx.Count(1, "orders"); n != 24 {
+			t.Fatalf("count after delete = %d", n)
+		}
+		return nil
+	})
+}
+
+func TestExpiryFollowsClock(t *testing.T) {
+	clock := sandbox.NewFrozenClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	s := openMem(t, clock)
+	if err := s.Update(func(tx *Tx) error {
+		_, err := tx.PutExpiring(1, "codes", "c1", []byte(`{}`), clock.Now().Add(5*time.Minute))
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	check := func(want bool) {
+		t.Helper()
+		_ = s.View(func(tx *Tx) error {
+			if got := tx.Exists(1, "codes", "c1"); got != want {
+				t.Fatalf("exists = %v, want %v at %v", got, want, clock.Now())
+			}
+			return nil
+		})
+	}
+	check(true)
+	clock.Advance(4 * time.Minute)
+	check(true)
+	clock.Advance(time.Minute)
+	check(false)
+}
+
+func TestEventsPublishedOnlyAfterCommit(t *testing.T) {
+	var got []sandbox.Event
+	s := openMem(t, nil)
+	s.SetPublisher(sandbox.PublisherFunc(func(ev ...sandbox.Event) { got = append(got, ev...) }))
+	_ = s.Update(func(tx *Tx) error {
+		tx.Emit(sandbox.Event{EshopID: 1, Kind: "order:create", Instance: "1"})
+		return errors.New("rolled back")
+	})
+	if len(got) != 0 {
+		t.Fatalf("rolled-back events published: %v", got)
+	}
+	_ = s.Update(func(tx *Tx) error {
+		if _, err := tx.Put(1, "orders", "1", []byte(`{}`)); err != nil {
+			return err
+		}
+		tx.Emit(sandbox.Event{EshopID: 1, Kind: "order:create", Instance: "1"})
+		return nil
+	})
+	if len(got) != 1 || got[0].Kind != "order:create" || got[0].Time.IsZero() {
+		t.Fatalf("events = %v", got)
+	}
+}
+
+func TestPersistsAcrossReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "data.db")
+	s, err := Open(Options{Path: path, Sync: SyncAlways})
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, s, 7, "customers", "g1", `{"email":"a@example.com"}`)
+	put(t, s, 7, "customers", "g2", `{"email":"b@example.com"}`)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(Options{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_ = s.View(func(tx *Tx) error {
+		docs, total, _ := tx.Page(7, "customers", 0, 10, nil)
+		if total != 2 || len(docs) != 2 || gjson.GetBytes(docs[1], "email").String() != "b@example.com" {
+			t.Fatalf("after reopen: %d docs total %d", len(docs), total)
+		}
+		return nil
+	})
+}
+
+func TestConcurrentWritersKeepCounts(t *testing.T) {
+	s := openMem(t, nil)
+	var wg sync.WaitGroup
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; i < 50; i++ {
+				_ = s.Update(func(tx *Tx) error {
+					n, err := tx.Next(1, "order-code")
+					if err != nil {
+						return err
+					}
+					_, err = tx.Put(1, "orders", fmt.Sprint(n), []byte(`{}`))
+					return err
+				})
+			}
+		}(w)
+	}
+	wg.Wait()
+	_ = s.View(func(tx *Tx) error {
+		if n := tx.Count(1, "orders"); n != 400 {
+			t.Fatalf("count = %d, want 400", n)
+		}
+		return nil
+	})
+}
+
+func TestResetEmptiesEverything(t *testing.T) {
+	s := openMem(t, nil)
+	put(t, s, 1, "products", "a", `{}`)
+	if err := s.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	put(t, s, 1, "products", "b", `{}`)
+	_ = s.View(func(tx *Tx) error {
+		if n := tx.Count(1, "products"); n != 1 {
+			t.Fatalf("count after reset = %d", n)
+		}
+		return nil
+	})
+}

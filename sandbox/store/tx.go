@@ -1,0 +1,309 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/tidwall/buntdb"
+	"github.com/tidwall/gjson"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+)
+
+// Tx is one store transaction. Documents are JSON objects; the store adds
+// the fields "_seq" (insertion order, the default list order) and, for
+// expiring records, "_expiresAt" (unix seconds on the sandbox clock).
+// Fields starting with "_" are sandbox metadata and never reach a client.
+type Tx struct {
+	s        *Store
+	tx       *buntdb.Tx
+	writable bool
+	events   []sandbox.Event
+}
+
+// Now is the sandbox clock's current time.
+func (t *Tx) Now() time.Time { return t.s.clock.Now() }
+
+// Emit queues events to publish once this transaction commits.
+func (t *Tx) Emit(events ...sandbox.Event) {
+	for i := range events {
+		if events[i].Time.IsZero() {
+			events[i].Time = t.Now()
+		}
+	}
+	t.events = append(t.events, events...)
+}
+
+// Get returns the document stored under (eshop, coll, id), or
+// sandbox.ErrNotFound when it is absent or expired.
+func (t *Tx) Get(eshop int, coll, id string) ([]byte, error) {
+	if !validID(id) {
+		return nil, sandbox.ErrNotFound
+	}
+	v, err := t.tx.Get(recordKey(eshop, coll, id))
+	if errors.Is(err, buntdb.ErrNotFound) {
+		return nil, sandbox.ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	if expired(v, t.Now().Unix()) {
+		return nil, sandbox.ErrNotFound
+	}
+	return []byte(v), nil
+}
+
+// Exists reports whether a live record is stored under the id.
+func (t *Tx) Exists(eshop int, coll, id string) bool {
+	_, err := t.Get(eshop, coll, id)
+	return err == nil
+}
+
+// Put stores doc (a JSON object) under the id, inserting or replacing. A
+// replaced record keeps its position in the list order. It reports whether
+// the record was new.
+func (t *Tx) Put(eshop int, coll, id string, doc []byte) (created bool, err error) {
+	return t.put(eshop, coll, id, doc, time.Time{})
+}
+
+// PutExpiring stores doc like Put; the record disappears once the sandbox
+// clock reaches expiresAt.
+func (t *Tx) PutExpiring(eshop int, coll, id string, doc []byte, expiresAt time.Time) (bool, error) {
+	return t.put(eshop, coll, id, doc, expiresAt)
+}
+
+func (t *Tx) put(eshop int, coll, id string, doc []byte, expiresAt time.Time) (bool, error) {
+	if !validID(id) {
+		return false, sandbox.Invalid(id, "identifier %q contains a character the sandbox cannot store (':', '*', '?')", id)
+	}
+	doc = bytes.TrimSpace(doc)
+	if len(doc) < 2 || doc[0] != '{' {
+		return false, fmt.Errorf("store: document for %s/%s is not a JSON object", coll, id)
+	}
+	prefix := collPrefix(eshop, coll)
+	if err := t.s.ensureIndex(t.tx, prefix); err != nil {
+		return false, err
+	}
+	key := prefix + ":" + id
+	var seq int64
+	created := true
+	old, err := t.tx.Get(key)
+	switch {
+	case err == nil && !expired(old, t.Now().Unix()):
+		seq, created = gjson.Get(old, "_seq").Int(), false
+	case err == nil:
+		// An expired record is replaced by a new one; it is already counted.
+		if seq, err = t.next(seqKey(eshop, coll)); err != nil {
+			return false, err
+		}
+	case errors.Is(err, buntdb.ErrNotFound):
+		if seq, err = t.next(seqKey(eshop, coll)); err != nil {
+			return false, err
+		}
+		if _, err := t.add(counterKey(eshop, coll), 1); err != nil {
+			return false, err
+		}
+	default:
+		return false, err
+	}
+	doc = withMeta(stripMeta(doc), seq, expiresAt)
+	if _, _, err := t.tx.Set(key, string(doc), nil); err != nil {
+		return false, err
+	}
+	return created, nil
+}
+
+// Delete removes a record; sandbox.ErrNotFound when there is none.
+func (t *Tx) Delete(eshop int, coll, id string) error {
+	if !validID(id) {
+		return sandbox.ErrNotFound
+	}
+	old, err := t.tx.Delete(recordKey(eshop, coll, id))
+	if errors.Is(err, buntdb.ErrNotFound) {
+		return sandbox.ErrNotFound
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := t.add(counterKey(eshop, coll), -1); err != nil {
+		return err
+	}
+	if expired(old, t.Now().Unix()) {
+		return sandbox.ErrNotFound
+	}
+	return nil
+}
+
+// DeleteCollection removes every record of a collection.
+func (t *Tx) DeleteCollection(eshop int, coll string) error {
+	var ids []string
+	if err := t.Scan(eshop, coll, func(id string, _ []byte) bool { ids = append(ids, id); return true }); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if err := t.Delete(eshop, coll, id); err != nil && !errors.Is(err, sandbox.ErrNotFound) {
+			return err
+		}
+	}
+	return nil
+}
+
+// Count is the number of records stored in a collection (expired ones that
+// were not swept yet included).
+func (t *Tx) Count(eshop int, coll string) int {
+	v, err := t.tx.Get(counterKey(eshop, coll))
+	if err != nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(v)
+	return n
+}
+
+// Scan calls fn for each live record in list order until fn returns false.
+func (t *Tx) Scan(eshop int, coll string, fn func(id string, doc []byte) bool) error {
+	prefix := collPrefix(eshop, coll)
+	if !t.s.hasIndex(prefix) {
+		return nil
+	}
+	now := t.Now().Unix()
+	cut := len(prefix) + 1
+	return t.tx.Ascend(prefix, func(key, value string) bool {
+		if expired(value, now) {
+			return true
+		}
+		return fn(key[cut:], []byte(value))
+	})
+}
+
+// Page returns the records of a collection that pass keep (nil keeps all)
+// in list order: limit of them after skipping offset, plus the total
+// number that passed.
+func (t *Tx) Page(eshop int, coll string, offset, limit int, keep func(doc []byte) bool) (docs [][]byte, total int, err error) {
+	if keep == nil && offset >= 0 {
+		total = t.Count(eshop, coll)
+	}
+	i := 0
+	err = t.Scan(eshop, coll, func(_ string, doc []byte) bool {
+		if keep != nil && !keep(doc) {
+			return true
+		}
+		if i >= offset && len(docs) < limit {
+			docs = append(docs, doc)
+		}
+		i++
+		// Without a filter the total is known; stop once the page is full.
+		return keep != nil || len(docs) < limit
+	})
+	if keep != nil {
+		total = i
+	}
+	return docs, total, err
+}
+
+// Collections lists the collections that hold at least one key for an
+// e-shop, for the control plane and reset.
+func (t *Tx) Collections(eshop int) []string {
+	prefix := "e:" + strconv.Itoa(eshop) + ":"
+	t.s.mu.RLock()
+	defer t.s.mu.RUnlock()
+	var out []string
+	for p := range t.s.indexes {
+		if len(p) > len(prefix) && p[:len(prefix)] == prefix {
+			out = append(out, p[len(prefix):])
+		}
+	}
+	return out
+}
+
+// Next returns the next value of a named sequence (1, 2, 3, ...), for
+// ids and codes the sandbox assigns.
+func (t *Tx) Next(eshop int, name string) (int64, error) {
+	return t.next("q:" + strconv.Itoa(eshop) + ":" + name)
+}
+
+// SetSequence moves a named sequence so the next value is after v; the
+// fixture loader uses it so new ids follow the seeded ones.
+func (t *Tx) SetSequence(eshop int, name string, v int64) error {
+	key := "q:" + strconv.Itoa(eshop) + ":" + name
+	cur, _ := t.tx.Get(key)
+	n, _ := strconv.ParseInt(cur, 10, 64)
+	if v > n {
+		_, _, err := t.tx.Set(key, strconv.FormatInt(v, 10), nil)
+		return err
+	}
+	return nil
+}
+
+func (t *Tx) next(key string) (int64, error) { return t.add(key, 1) }
+
+func (t *Tx) add(key string, delta int64) (int64, error) {
+	cur, err := t.tx.Get(key)
+	if err != nil && !errors.Is(err, buntdb.ErrNotFound) {
+		return 0, err
+	}
+	n, _ := strconv.ParseInt(cur, 10, 64)
+	n += delta
+	_, _, err = t.tx.Set(key, strconv.FormatInt(n, 10), nil)
+	return n, err
+}
+
+// GetValue and SetValue keep small sandbox-wide values (flags, settings)
+// outside the record collections.
+func (t *Tx) GetValue(name string) (string, bool) {
+	v, err := t.tx.Get("v:" + name)
+	return v, err == nil
+}
+
+// SetValue stores a small named value.
+func (t *Tx) SetValue(name, value string) error {
+	_, _, err := t.tx.Set("v:"+name, value, nil)
+	return err
+}
+
+// withMeta prepends the store's metadata fields to a JSON object.
+func withMeta(doc []byte, seq int64, expiresAt time.Time) []byte {
+	var b bytes.Buffer
+	b.Grow(len(doc) + 40)
+	b.WriteString(`{"_seq":`)
+	b.WriteString(strconv.FormatInt(seq, 10))
+	if !expiresAt.IsZero() {
+		b.WriteString(`,"_expiresAt":`)
+		b.WriteString(strconv.FormatInt(expiresAt.Unix(), 10))
+	}
+	rest := bytes.TrimSpace(doc[1:])
+	if len(rest) > 0 && rest[0] != '}' {
+		b.WriteByte(',')
+	}
+	b.Write(rest)
+	return b.Bytes()
+}
+
+// stripMeta removes the store's own metadata fields from a document that
+// is being written back, so they are not duplicated.
+func stripMeta(doc []byte) []byte {
+	for _, f := range []string{"_seq", "_expiresAt"} {
+		if !gjson.GetBytes(doc, f).Exists() {
+			continue
+		}
+		doc = removeTopField(doc, f)
+	}
+	return doc
+}
+
+// removeTopField drops one top-level field from a JSON object.
+func removeTopField(doc []byte, field string) []byte {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(doc, &m); err != nil {
+		return doc
+	}
+	delete(m, field)
+	out, err := json.Marshal(m)
+	if err != nil {
+		return doc
+	}
+	return out
+}
