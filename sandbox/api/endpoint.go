@@ -1,0 +1,98 @@
+package api
+
+import (
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/gorilla/mux"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/auth"
+)
+
+// endpoint is the per-route part of the chain: content type, token,
+// rights, then the handler, then the envelope.
+func (s *Server) endpoint(rt *Route) http.Handler {
+	ep := auth.Endpoint{Operation: rt.Operation, Method: rt.Method, Group: rt.Group}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		req := &Request{Request: r, Route: rt, Vars: mux.Vars(r), server: s}
+		if !rt.NoContentType {
+			if err := s.checkContentType(r); err != nil {
+				s.writeError(w, r, err)
+				return
+			}
+		}
+		if !rt.Public {
+			if s.auth == nil {
+				s.writeError(w, r, sandbox.Errorf(sandbox.KindUnauthorized, sandbox.CodeInvalidToken, "access-token", "No authenticator configured."))
+				return
+			}
+			p, err := s.auth.Authenticate(r)
+			if err != nil {
+				s.writeError(w, r, err)
+				return
+			}
+			if err := p.Allows(ep); err != nil && !rt.AnyToken {
+				s.writeError(w, r, err)
+				return
+			}
+			req.Principal = p
+			req.Eshop = p.EshopID()
+			if rec := recorderOf(r); rec != nil {
+				rec.Eshop, rec.TokenKind = req.Eshop, p.Kind()
+			}
+		}
+		if rec := recorderOf(r); rec != nil {
+			rec.Operation = rt.Operation
+		}
+		out, err := rt.Handler(req)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		s.writeResult(w, r, out)
+	})
+}
+
+func (s *Server) writeResult(w http.ResponseWriter, r *http.Request, out any) {
+	switch v := out.(type) {
+	case *Raw:
+		status := v.Status
+		if status == 0 {
+			status = http.StatusOK
+		}
+		if v.ContentType != "" {
+			w.Header().Set("Content-Type", v.ContentType)
+		}
+		w.WriteHeader(status)
+		_, _ = w.Write(v.Body)
+	case *Result:
+		status := v.Status
+		if status == 0 {
+			status = http.StatusOK
+		}
+		s.writeJSON(w, r, status, v.Data, v.Errors)
+	default:
+		s.writeJSON(w, r, http.StatusOK, v, nil)
+	}
+}
+
+// checkContentType enforces the spec's Versioning rule 2: every request
+// carries Content-Type, application/json or the vendor media type.
+func (s *Server) checkContentType(r *http.Request) error {
+	ct := r.Header.Get("Content-Type")
+	if ct == "" {
+		return sandbox.Errorf(sandbox.KindUnprocessable, sandbox.CodeInvalidContentType, "Content-Type",
+			"The Content-Type header is required on every request: send application/json or %s.", s.headers.VendorMediaType)
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err == nil {
+		mt = strings.ToLower(mt)
+		if mt == "application/json" || mt == s.headers.VendorMediaType || mt == s.headers.VendorResponse {
+			return nil
+		}
+	}
+	return sandbox.Errorf(sandbox.KindUnprocessable, sandbox.CodeInvalidContentType, "Content-Type",
+		"Content-Type %q is not supported: send application/json or %s.", ct, s.headers.VendorMediaType)
+}

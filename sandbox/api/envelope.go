@@ -1,0 +1,126 @@
+// Package api is the HTTP core of the sandbox: the gorilla/mux router, the
+// middleware chain (recover, request id, content type, authentication and
+// rights), the response envelope, the one table that turns error kinds
+// into HTTP statuses, request parsing (paging, include, language, bodies)
+// and rendering of stored records. Behaviour packages only register
+// handlers that return (data, error).
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+)
+
+// Envelope is the shape of every JSON response.
+type Envelope struct {
+	Data     any          `json:"data"`
+	Errors   []ErrorItem  `json:"errors"`
+	Metadata EnvelopeMeta `json:"metadata"`
+}
+
+// EnvelopeMeta carries the request id used for support and tracing.
+type EnvelopeMeta struct {
+	RequestID string `json:"requestId"`
+}
+
+// ErrorItem is one entry of the envelope's errors array.
+type ErrorItem struct {
+	ErrorCode string `json:"errorCode"`
+	Message   string `json:"message"`
+	Instance  string `json:"instance"`
+}
+
+// Result lets a handler choose a status other than 200 or return data
+// together with skipped rows (multi-record PATCH answers 200 with errors).
+type Result struct {
+	Status int
+	Data   any
+	Errors []ErrorItem
+}
+
+// Raw is a non-JSON response (PDF, ISDOC, HTML).
+type Raw struct {
+	Status      int
+	ContentType string
+	Body        []byte
+}
+
+// statusFor is the one place where error kinds become HTTP statuses.
+var statusFor = map[sandbox.Kind]int{
+	sandbox.KindInvalid:         http.StatusBadRequest,
+	sandbox.KindUnauthorized:    http.StatusUnauthorized,
+	sandbox.KindForbidden:       http.StatusForbidden,
+	sandbox.KindNotFound:        http.StatusNotFound,
+	sandbox.KindConflict:        http.StatusConflict,
+	sandbox.KindTooLarge:        http.StatusRequestEntityTooLarge,
+	sandbox.KindUnprocessable:   http.StatusUnprocessableEntity,
+	sandbox.KindLocked:          http.StatusLocked,
+	sandbox.KindTooManyRequests: http.StatusTooManyRequests,
+	sandbox.KindUnavailable:     http.StatusServiceUnavailable,
+	sandbox.KindNotImplemented:  http.StatusNotImplemented,
+	sandbox.KindInternal:        http.StatusInternalServerError,
+}
+
+// StatusOf returns the HTTP status for an error.
+func StatusOf(err error) int {
+	if s, ok := statusFor[sandbox.AsError(err).Kind]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
+}
+
+// writeJSON writes an envelope with the given status.
+func (s *Server) writeJSON(w http.ResponseWriter, r *http.Request, status int, data any, errs []ErrorItem) {
+	id := RequestIDOf(r)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(Envelope{Data: data, Errors: errs, Metadata: EnvelopeMeta{RequestID: id}}); err != nil {
+		s.log.Error("encode response", "requestId", id, "err", err)
+		buf.Reset()
+		_ = enc.Encode(Envelope{Errors: []ErrorItem{{ErrorCode: sandbox.CodeInternal, Message: "Internal server error. The sandbox logged the details with the request id.", Instance: "unknown"}}, Metadata: EnvelopeMeta{RequestID: id}})
+		status = http.StatusInternalServerError
+	}
+	w.Header().Set("Content-Type", s.responseType(r))
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// writeError writes the envelope of an error, logging internal causes.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	e := sandbox.AsError(err)
+	status := StatusOf(e)
+	if status >= 500 {
+		s.log.Error("request failed", "requestId", RequestIDOf(r), "method", r.Method, "path", r.URL.Path, "err", err)
+	} else if e.Err != nil {
+		s.log.Debug("request refused", "requestId", RequestIDOf(r), "err", e.Err)
+	}
+	instance := e.Instance
+	if instance == "" {
+		instance = "unknown"
+	}
+	s.writeJSON(w, r, status, nil, []ErrorItem{{ErrorCode: e.Code, Message: e.Message, Instance: instance}})
+}
+
+// responseType answers in the vendor media type when the client sent it.
+func (s *Server) responseType(r *http.Request) string {
+	if strings.HasPrefix(strings.ToLower(r.Header.Get("Content-Type")), s.headers.VendorMediaType) {
+		return s.headers.VendorResponse
+	}
+	return "application/json"
+}
+
+// ErrorItemOf turns an error into an envelope error item, for handlers
+// that report skipped rows of a multi-record request.
+func ErrorItemOf(err error) ErrorItem {
+	e := sandbox.AsError(err)
+	inst := e.Instance
+	if inst == "" {
+		inst = "unknown"
+	}
+	return ErrorItem{ErrorCode: e.Code, Message: e.Message, Instance: inst}
+}

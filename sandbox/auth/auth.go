@@ -1,0 +1,166 @@
+// Package auth holds the rules of the two access modes: who a token
+// belongs to, whether it is still valid, and which endpoints it may call.
+// The HTTP middleware in sandbox/api asks it; the records themselves live
+// in the store (global collection "tokens", per-e-shop collection "addons").
+package auth
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+)
+
+// Token kinds.
+const (
+	KindPrivate = "private" // created by the e-shop owner; never expires
+	KindAddon   = "addon"   // API access token of an installed add-on
+)
+
+// Access levels a private token holds per endpoint group.
+const (
+	Read  = "read"
+	Write = "write"
+	Both  = "both"
+)
+
+// Collections in the store.
+const (
+	TokensCollection = "tokens" // global: token string -> Token
+	AddonsCollection = "addons" // per e-shop: add-on name -> Addon
+)
+
+// Token is a stored API token, private or add-on.
+type Token struct {
+	Token     string            `json:"token"`
+	EshopID   int               `json:"eshopId"`
+	Kind      string            `json:"kind"`
+	Name      string            `json:"name,omitempty"`
+	AllGroups bool              `json:"allGroups,omitempty"` // private token holding every group (the default for new tokens)
+	Rights    map[string]string `json:"rights,omitempty"`    // private: group -> read|write|both
+	Addon     string            `json:"addon,omitempty"`     // add-on tokens: the add-on's name
+	ExpiresAt *time.Time        `json:"expiresAt,omitempty"` // add-on tokens: expiry on the sandbox clock
+}
+
+// Expired reports whether an add-on token is past its expiry at now.
+func (t *Token) Expired(now time.Time) bool {
+	return t.ExpiresAt != nil && !now.Before(*t.ExpiresAt)
+}
+
+// EndpointGrant is one endpoint an add-on asked for and its approval state.
+type EndpointGrant struct {
+	Endpoint string `json:"endpoint"`         // operation name, e.g. GetListOfOrders
+	Approved bool   `json:"approved"`         // false while the e-shop has not approved it yet
+	Action   string `json:"action,omitempty"` // pending change: add, edit or delete
+}
+
+// Addon is an add-on configured in one e-shop.
+type Addon struct {
+	Name         string          `json:"name"`
+	ClientID     string          `json:"clientId"`
+	ClientSecret string          `json:"clientSecret"`
+	InstallURL   string          `json:"installUrl"`
+	RedirectURI  string          `json:"redirectUri"`
+	WebhookURL   string          `json:"webhookUrl,omitempty"`
+	Endpoints    []EndpointGrant `json:"endpoints"`
+	Status       string          `json:"status,omitempty"` // installed, suspended, terminated, uninstalled
+}
+
+// Approved reports whether the add-on may call the operation.
+func (a *Addon) Approved(operation string) bool {
+	for _, g := range a.Endpoints {
+		if g.Approved && g.Endpoint == operation {
+			return true
+		}
+	}
+	return false
+}
+
+// Principal is the caller of one request after authentication.
+type Principal struct {
+	Token *Token
+	Addon *Addon // set for add-on tokens
+}
+
+// EshopID is the e-shop the caller acts on; a token never sees another.
+func (p *Principal) EshopID() int { return p.Token.EshopID }
+
+// Kind is private or addon.
+func (p *Principal) Kind() string { return p.Token.Kind }
+
+// Endpoint describes what a route needs, for the rights check.
+type Endpoint struct {
+	Operation string
+	Method    string
+	Group     string
+}
+
+// NeedsWrite reports whether calling the endpoint needs write access:
+// every method but GET changes something.
+func (e Endpoint) NeedsWrite() bool { return e.Method != "GET" }
+
+// Allows reports whether the principal may call the endpoint. A refusal is
+// the spec's 403 invalid-token-no-rights with instance access-token.
+func (p *Principal) Allows(e Endpoint) error {
+	ok := false
+	switch p.Token.Kind {
+	case KindPrivate:
+		ok = GroupAllows(p.Token.AllGroups, p.Token.Rights[e.Group], e.NeedsWrite())
+	case KindAddon:
+		ok = p.Addon != nil && p.Addon.Approved(e.Operation)
+	}
+	if ok {
+		return nil
+	}
+	what := "read"
+	if e.NeedsWrite() {
+		what = "write"
+	}
+	return sandbox.Errorf(sandbox.KindForbidden, sandbox.CodeNoRights, "access-token",
+		"The token has no %s right for endpoint %s %s (group %s).", what, e.Method, e.Operation, e.Group)
+}
+
+// GroupAllows applies a private token's right for one group.
+func GroupAllows(all bool, right string, write bool) bool {
+	if all {
+		return true
+	}
+	switch right {
+	case Both:
+		return true
+	case Read:
+		return !write
+	case Write:
+		return write
+	}
+	return false
+}
+
+// ParseRights reads the fixture form of private-token rights: the string
+// "all", or an object mapping group names to read, write or both.
+func ParseRights(raw json.RawMessage, knownGroup func(string) bool) (all bool, rights map[string]string, err error) {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		if s == "all" {
+			return true, nil, nil
+		}
+		return false, nil, fmt.Errorf("rights must be \"all\" or an object of group: read|write|both, not %q", s)
+	}
+	if err := json.Unmarshal(raw, &rights); err != nil {
+		return false, nil, fmt.Errorf("rights must be \"all\" or an object of group: read|write|both")
+	}
+	for g, r := range rights {
+		if knownGroup != nil && !knownGroup(g) {
+			return false, nil, fmt.Errorf("unknown endpoint group %q in rights", g)
+		}
+		switch strings.ToLower(r) {
+		case Read, Write, Both:
+			rights[g] = strings.ToLower(r)
+		default:
+			return false, nil, fmt.Errorf("right %q for group %s must be read, write or both", r, g)
+		}
+	}
+	return false, rights, nil
+}
