@@ -1,0 +1,227 @@
+// Package app wires the sandbox together: schemas, catalogue, registry,
+// store, HTTP server, fixtures. The CLI and the tests build a sandbox the
+// same way, through Open.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/eshop-sandbox/sandbox/fixtures"
+	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/auth"
+	"github.com/eshop-sandbox/sandbox/sandbox/control"
+	"github.com/eshop-sandbox/sandbox/sandbox/crud"
+	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/pricelists"
+	"github.com/eshop-sandbox/sandbox/sandbox/products"
+	"github.com/eshop-sandbox/sandbox/sandbox/registry"
+	"github.com/eshop-sandbox/sandbox/sandbox/seed"
+	"github.com/eshop-sandbox/sandbox/sandbox/store"
+	"github.com/eshop-sandbox/sandbox/sandbox/system"
+	"github.com/eshop-sandbox/sandbox/schemas"
+)
+
+// App is one running sandbox.
+type App struct {
+	Config    sandbox.Config
+	Clock     *sandbox.Clock
+	Store     *store.Store
+	Server    *api.Server
+	Site      *eshop.Site
+	Catalogue *system.Catalogue
+	Schemas   *schemas.Set
+	Log       *slog.Logger
+
+	closeOnce sync.Once
+	closeErr  error
+	listener  net.Listener
+	http      *http.Server
+	loader    *seed.Loader
+	ready     atomic.Bool
+	served    chan error
+}
+
+// Open builds the sandbox, binds its listener and seeds the store (unless
+// a persisted data file is already seeded). It does not serve yet; call
+// Start. After a failure everything opened so far is closed again.
+func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
+	if log == nil {
+		log = slog.Default()
+	}
+	if cfg.Addr == "" {
+		cfg.Addr = sandbox.DefaultAddr
+	}
+	if cfg.HeaderPrefix == "" {
+		cfg.HeaderPrefix = sandbox.DefaultHeaderPrefix
+	}
+	embedded := cfg.Fixtures == nil
+	if embedded {
+		cfg.Fixtures, cfg.FixturesName = fixtures.FS, "fixtures"
+	}
+	clock := cfg.Clock
+	if clock == nil {
+		clock = sandbox.NewClock()
+	}
+	a := &App{Config: cfg, Clock: clock, Log: log, Site: &eshop.Site{}, served: make(chan error, 1)}
+	defer func() {
+		if err != nil {
+			_ = a.Close(context.Background())
+		}
+	}()
+
+	if a.Schemas, err = schemas.Compile(); err != nil {
+		return nil, fmt.Errorf("schemas: %w", err)
+	}
+	cat, err := schemas.LoadCatalogue()
+	if err != nil {
+		return nil, fmt.Errorf("catalogue: %w", err)
+	}
+	a.Catalogue = system.NewCatalogue(cat)
+	reg, err := registry.New(registry.Rows())
+	if err != nil {
+		return nil, err
+	}
+	if a.Store, err = store.Open(store.Options{Path: cfg.DataFile, Clock: clock}); err != nil {
+		return nil, err
+	}
+	a.loader = &seed.Loader{FS: cfg.Fixtures, Name: cfg.FixturesName, Registry: reg, Schemas: a.Schemas,
+		Groups: a.Catalogue.HasGroup, Operation: a.Catalogue.Resolve,
+		// The embedded fixtures are validated against the schemas by the
+		// tests; skipping that at start keeps start-up fast. A folder
+		// given with --fixtures is always validated.
+		Validate: !embedded}
+
+	headers := sandbox.NewHeaders(cfg.HeaderPrefix)
+	a.Server = api.NewServer(api.Options{
+		Headers:       headers,
+		IDs:           sandbox.NewIDs(cfg.Seed),
+		Log:           log,
+		Auth:          &auth.Authenticator{Store: a.Store, Headers: headers},
+		RequestSchema: a.Schemas.Request,
+	})
+	handlers, err := crud.Handlers(reg, crud.Deps{Store: a.Store, Site: a.Site})
+	if err != nil {
+		return nil, err
+	}
+	for _, hs := range []map[string]api.HandlerFunc{
+		a.Catalogue.Handlers(),
+		eshop.Handlers(a.Store, a.Site),
+		products.Handlers(a.Store, a.Site),
+		pricelists.Handlers(a.Store, a.Site),
+	} {
+		for op, h := range hs {
+			handlers[op] = h
+		}
+	}
+	routes, err := a.routes(handlers)
+	if err != nil {
+		return nil, err
+	}
+	routes = append(routes, control.Routes(control.Deps{Store: a.Store, Site: a.Site, Reset: a.Reset, Ready: &a.ready})...)
+	if err := a.Server.HandleRoutes(routes); err != nil {
+		return nil, err
+	}
+
+	if a.listener, err = net.Listen("tcp", cfg.Addr); err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	}
+	a.Site.BaseURL = cfg.PublicURL
+	if a.Site.BaseURL == "" {
+		a.Site.BaseURL = "http://" + a.listener.Addr().String()
+	}
+	if !seed.Seeded(a.Store) {
+		if _, err := a.loader.Load(a.Store); err != nil {
+			return nil, err
+		}
+	}
+	a.ready.Store(true)
+	return a, nil
+}
+
+// routes binds handlers to the reference catalogue: every one of its
+// endpoints gets a route; those without a handler yet answer 501.
+func (a *App) routes(handlers map[string]api.HandlerFunc) ([]api.Route, error) {
+	var routes []api.Route
+	for _, e := range a.Catalogue.Endpoints {
+		h, ok := handlers[e.Operation]
+		if !ok {
+			h = notImplemented(e)
+		}
+		delete(handlers, e.Operation)
+		routes = append(routes, api.Route{Operation: e.Operation, Method: e.Method, Path: e.Path, Group: e.Group, Handler: h,
+			AnyToken: e.Operation == system.ListEndpointsOperation})
+	}
+	for op := range handlers {
+		return nil, fmt.Errorf("handler %s matches no endpoint of the reference catalogue", op)
+	}
+	return routes, nil
+}
+
+func notImplemented(e schemas.Endpoint) api.HandlerFunc {
+	return func(r *api.Request) (any, error) {
+		return nil, sandbox.Errorf(sandbox.KindNotImplemented, sandbox.CodeNotImplemented, e.Operation,
+			"%s %s (%s) exists in the service but the sandbox does not emulate it yet.", e.Method, e.Path, e.Operation)
+	}
+}
+
+// Start serves in the background; Wait reports how serving ended.
+func (a *App) Start() {
+	a.http = &http.Server{Handler: a.Server, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
+	go func() {
+		err := a.http.Serve(a.listener)
+		if errors.Is(err, http.ErrServerClosed) {
+			err = nil
+		}
+		a.served <- err
+	}()
+}
+
+// Wait blocks until the server stops.
+func (a *App) Wait() error { return <-a.served }
+
+// BaseURL is the address clients call, e.g. http://127.0.0.1:8080.
+func (a *App) BaseURL() string { return a.Site.BaseURL }
+
+// Reset empties the store and seeds it from the fixtures again.
+func (a *App) Reset() error {
+	a.ready.Store(false)
+	defer a.ready.Store(true)
+	if err := a.Store.Reset(); err != nil {
+		return err
+	}
+	_, err := a.loader.Load(a.Store)
+	return err
+}
+
+// Close stops accepting requests, lets in-flight ones finish (until ctx
+// ends), and closes the data file. It is safe after a partial Open.
+func (a *App) Close(ctx context.Context) error {
+	a.closeOnce.Do(func() { a.closeErr = a.close(ctx) })
+	return a.closeErr
+}
+
+func (a *App) close(ctx context.Context) error {
+	var errs []error
+	if a.http != nil {
+		if err := a.http.Shutdown(ctx); err != nil {
+			errs = append(errs, err)
+		}
+	} else if a.listener != nil {
+		_ = a.listener.Close()
+	}
+	if a.Store != nil {
+		if err := a.Store.Close(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}

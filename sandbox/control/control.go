@@ -1,0 +1,160 @@
+// Package control serves the sandbox's own control plane under
+// /_sandbox/ (never under /api): health, the e-shops with their
+// credentials, and reset to the fixtures. It answers in the same envelope
+// as the API so one client parses both.
+package control
+
+import (
+	"encoding/json"
+	"net/http"
+	"sync/atomic"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/auth"
+	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/store"
+)
+
+// Prefix is where the control plane lives.
+const Prefix = "/_sandbox"
+
+// Deps are what the control plane works on.
+type Deps struct {
+	Store *store.Store
+	Site  *eshop.Site
+	// Reset empties the store and seeds it from the fixtures again.
+	Reset func() error
+	// Ready reports whether seeding finished.
+	Ready *atomic.Bool
+}
+
+// Routes returns the control-plane routes.
+func Routes(d Deps) []api.Route {
+	c := &controller{d}
+	return []api.Route{
+		{Operation: "sandbox.health", Method: http.MethodGet, Path: Prefix + "/health", Handler: c.health, Public: true, NoContentType: true},
+		{Operation: "sandbox.eshops", Method: http.MethodGet, Path: Prefix + "/eshops", Handler: c.eshops, Public: true, NoContentType: true},
+		{Operation: "sandbox.reset", Method: http.MethodPost, Path: Prefix + "/reset", Handler: c.reset, Public: true, NoContentType: true},
+	}
+}
+
+type controller struct{ d Deps }
+
+// Health is the data of GET /_sandbox/health.
+type Health struct {
+	Status string `json:"status"`
+	Eshops int    `json:"eshops"`
+	Time   string `json:"time"`
+}
+
+func (c *controller) health(r *api.Request) (any, error) {
+	if c.d.Ready != nil && !c.d.Ready.Load() {
+		return nil, sandbox.Errorf(sandbox.KindUnavailable, "starting", "sandbox", "The sandbox is still seeding its fixtures.")
+	}
+	var n int
+	err := c.d.Store.View(func(tx *store.Tx) error {
+		list, err := eshop.List(tx)
+		n = len(list)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return Health{Status: "ok", Eshops: n, Time: sandbox.FormatTime(c.d.Store.Clock().Now())}, nil
+}
+
+// EshopView is one e-shop in GET /_sandbox/eshops: where it is and how to
+// call it.
+type EshopView struct {
+	ID            int            `json:"id"`
+	Name          string         `json:"name"`
+	EshopURL      string         `json:"eshopUrl"`
+	APIURL        string         `json:"apiUrl"`
+	Languages     []string       `json:"languages"`
+	Currencies    []string       `json:"currencies"`
+	PrivateTokens []PrivateToken `json:"privateTokens"`
+	Addons        []AddonView    `json:"addons"`
+}
+
+// PrivateToken is a private token and its rights.
+type PrivateToken struct {
+	Name   string            `json:"name"`
+	Token  string            `json:"token"`
+	Rights map[string]string `json:"rights"` // group -> read|write|both; every group when the token has all
+	All    bool              `json:"allGroups"`
+}
+
+// AddonView is an add-on's credentials and API tokens.
+type AddonView struct {
+	auth.Addon
+	APITokens []APIToken `json:"apiTokens"`
+}
+
+// APIToken is an add-on API token with its expiry.
+type APIToken struct {
+	Token     string `json:"token"`
+	ExpiresAt string `json:"expiresAt"`
+	Expired   bool   `json:"expired"`
+}
+
+func (c *controller) eshops(r *api.Request) (any, error) {
+	var out []EshopView
+	err := c.d.Store.View(func(tx *store.Tx) error {
+		metas, err := eshop.List(tx)
+		if err != nil {
+			return err
+		}
+		index := map[int]int{}
+		for _, m := range metas {
+			index[m.ID] = len(out)
+			v := EshopView{ID: m.ID, Name: m.Name, EshopURL: c.d.Site.EshopURL(m.ID), APIURL: c.d.Site.BaseURL + "/api",
+				Languages: m.Languages, Currencies: m.Currencies, PrivateTokens: []PrivateToken{}, Addons: []AddonView{}}
+			_ = tx.Scan(m.ID, auth.AddonsCollection, func(_ string, doc []byte) bool {
+				var a auth.Addon
+				if json.Unmarshal(doc, &a) == nil {
+					v.Addons = append(v.Addons, AddonView{Addon: a, APITokens: []APIToken{}})
+				}
+				return true
+			})
+			out = append(out, v)
+		}
+		now := tx.Now()
+		return tx.Scan(store.Global, auth.TokensCollection, func(_ string, doc []byte) bool {
+			var t auth.Token
+			if json.Unmarshal(doc, &t) != nil {
+				return true
+			}
+			i, ok := index[t.EshopID]
+			if !ok {
+				return true
+			}
+			switch t.Kind {
+			case auth.KindPrivate:
+				out[i].PrivateTokens = append(out[i].PrivateTokens, PrivateToken{Name: t.Name, Token: t.Token, Rights: t.Rights, All: t.AllGroups})
+			case auth.KindAddon:
+				for j := range out[i].Addons {
+					if out[i].Addons[j].Name == t.Addon {
+						exp := ""
+						if t.ExpiresAt != nil {
+							exp = sandbox.FormatTime(*t.ExpiresAt)
+						}
+						out[i].Addons[j].APITokens = append(out[i].Addons[j].APITokens, APIToken{Token: t.Token, ExpiresAt: exp, Expired: t.Expired(now)})
+					}
+				}
+			}
+			return true
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"eshops": out}, nil
+}
+
+func (c *controller) reset(r *api.Request) (any, error) {
+	if err := c.d.Reset(); err != nil {
+		return nil, err
+	}
+	return map[string]any{"reset": true}, nil
+}

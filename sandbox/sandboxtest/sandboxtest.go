@@ -1,0 +1,200 @@
+// Package sandboxtest starts a sandbox inside a Go test, in the manner of
+// net/http/httptest: on 127.0.0.1 with a free port, seeded from the
+// embedded fixtures (or a Config of your choosing), closed when the test
+// ends. Add-on authors use it in their own tests; the sandbox's tests use
+// it too.
+package sandboxtest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/app"
+	"github.com/eshop-sandbox/sandbox/schemas"
+)
+
+// Server is a running sandbox.
+type Server struct {
+	URL     string // base URL, e.g. http://127.0.0.1:41234
+	App     *app.App
+	Headers sandbox.Headers
+	Client  *http.Client
+	t       testing.TB
+}
+
+// New starts a sandbox for the test. Zero Config fields take their
+// defaults, except Addr, which defaults to 127.0.0.1:0 here.
+func New(t testing.TB, cfg sandbox.Config) *Server {
+	t.Helper()
+	if cfg.Addr == "" {
+		cfg.Addr = "127.0.0.1:0"
+	}
+	if cfg.Seed == 0 {
+		cfg.Seed = 1
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if testing.Verbose() {
+		log = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	a, err := app.Open(cfg, log)
+	if err != nil {
+		t.Fatalf("sandbox: %v", err)
+	}
+	a.Start()
+	s := &Server{URL: a.BaseURL(), App: a, Headers: sandbox.NewHeaders(a.Config.HeaderPrefix), Client: &http.Client{Timeout: 30 * time.Second}, t: t}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := a.Close(ctx); err != nil {
+			t.Errorf("sandbox close: %v", err)
+		}
+	})
+	return s
+}
+
+type testWriter struct{ t testing.TB }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(string(bytes.TrimRight(p, "\n")))
+	return len(p), nil
+}
+
+// Response is a decoded answer.
+type Response struct {
+	Operation string // the route that answered ("" for unknown paths)
+	Status    int
+	Header    http.Header
+	Body      []byte
+	Env       Envelope
+}
+
+// Envelope is the response envelope, decoded loosely for assertions.
+type Envelope struct {
+	Data     json.RawMessage `json:"data"`
+	Errors   []ErrorItem     `json:"errors"`
+	Metadata struct {
+		RequestID string `json:"requestId"`
+	} `json:"metadata"`
+}
+
+// ErrorItem is one envelope error.
+type ErrorItem struct {
+	ErrorCode string `json:"errorCode"`
+	Message   string `json:"message"`
+	Instance  string `json:"instance"`
+}
+
+// Call describes one request.
+type Call struct {
+	Method       string
+	Path         string // with query
+	PrivateToken string
+	AccessToken  string
+	Body         any               // marshalled as JSON; a []byte or string is sent as is
+	ContentType  string            // default application/json; "-" sends none
+	Header       map[string]string // extra headers
+}
+
+// Do sends a call and decodes the envelope (when the body is JSON).
+func (s *Server) Do(c Call) *Response {
+	s.t.Helper()
+	var body io.Reader
+	switch b := c.Body.(type) {
+	case nil:
+	case []byte:
+		body = bytes.NewReader(b)
+	case string:
+		body = bytes.NewReader([]byte(b))
+	default:
+		raw, err := json.Marshal(b)
+		if err != nil {
+			s.t.Fatalf("marshal body: %v", err)
+		}
+		body = bytes.NewReader(raw)
+	}
+	method := c.Method
+	if method == "" {
+		method = http.MethodGet
+	}
+	req, err := http.NewRequest(method, s.URL+c.Path, body)
+	if err != nil {
+		s.t.Fatalf("request: %v", err)
+	}
+	switch c.ContentType {
+	case "":
+		req.Header.Set("Content-Type", "application/json")
+	case "-":
+	default:
+		req.Header.Set("Content-Type", c.ContentType)
+	}
+	if c.PrivateToken != "" {
+		req.Header.Set(s.Headers.PrivateToken, c.PrivateToken)
+	}
+	if c.AccessToken != "" {
+		req.Header.Set(s.Headers.AccessToken, c.AccessToken)
+	}
+	for k, v := range c.Header {
+		req.Header.Set(k, v)
+	}
+	resp, err := s.Client.Do(req)
+	if err != nil {
+		s.t.Fatalf("%s %s: %v", method, c.Path, err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		s.t.Fatalf("read body: %v", err)
+	}
+	out := &Response{Status: resp.StatusCode, Header: resp.Header, Body: raw, Operation: s.App.Server.Operation(req)}
+	if len(raw) > 0 && raw[0] == '{' {
+		if err := json.Unmarshal(raw, &out.Env); err != nil {
+			s.t.Fatalf("%s %s: body is not an envelope: %v\n%s", method, c.Path, err, raw)
+		}
+		s.checkSchema(out)
+	}
+	return out
+}
+
+// checkSchema validates every JSON answer of an API endpoint against the
+// endpoint's response schema, so drift between the sandbox and the
+// reference fails the test that saw it.
+func (s *Server) checkSchema(r *Response) {
+	s.t.Helper()
+	if r.Operation == "" || strings.HasPrefix(r.Operation, "sandbox.") {
+		return
+	}
+	sch := s.App.Schemas.Response(r.Operation)
+	if sch == nil {
+		return
+	}
+	v, err := schemas.Decode(bytes.NewReader(r.Body))
+	if err != nil {
+		s.t.Fatalf("%s: response is not JSON: %v", r.Operation, err)
+	}
+	if err := sch.Validate(v); err != nil {
+		s.t.Errorf("%s: response does not match its schema: %v\n%s", r.Operation, err, truncate(r.Body, 2000))
+	}
+}
+
+func truncate(b []byte, n int) []byte {
+	if len(b) > n {
+		return b[:n]
+	}
+	return b
+}
+
+// Data decodes the envelope's data into v.
+func (r *Response) Data(t testing.TB, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.Env.Data, v); err != nil {
+		t.Fatalf("decode data: %v\n%s", err, r.Body)
+	}
+}
