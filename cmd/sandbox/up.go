@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"sort"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/app"
+	"github.com/eshop-sandbox/sandbox/sandbox/auth"
+	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/store"
+)
+
+func newUpCmd() *cobra.Command {
+	var (
+		addr, data, fixturesDir, prefix, logLevel string
+		headless                                  bool
+	)
+	cmd := &cobra.Command{
+		Use:   "up",
+		Short: "Serve the sandbox API",
+		Long: `Start the sandbox: seed the e-shops from the fixtures and serve the API.
+It prints the base URL, each e-shop's URL and the tokens to call it with, and
+shuts down cleanly on Ctrl-C or SIGTERM (in-flight requests finish, the data
+file is closed).`,
+		Example: `  sandbox up
+  sandbox up --addr 127.0.0.1:9000
+  sandbox up --data ./sandbox.db          # keep data across restarts
+  sandbox up --fixtures ./my-fixtures     # seed from your own fixture folder
+  SANDBOX_ADDR=127.0.0.1:0 sandbox up     # any free port
+  curl -H 'Content-Type: application/json' \
+       -H 'Service-Private-API-Token: <token printed at start>' \
+       http://127.0.0.1:8080/api/eshop`,
+		Args: cobra.NoArgs,
+		PreRunE: func(cmd *cobra.Command, _ []string) error {
+			return bindEnv(cmd)
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			level := slog.LevelInfo
+			if err := level.UnmarshalText([]byte(logLevel)); err != nil {
+				return fmt.Errorf("--log-level: %v", err)
+			}
+			// Catch signals before anything else, so a Ctrl-C during start-up
+			// also ends in a clean shutdown.
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level}))
+			cfg := sandbox.Config{Addr: addr, DataFile: data, Headless: headless, HeaderPrefix: prefix}
+			if fixturesDir != "" {
+				st, err := os.Stat(fixturesDir)
+				if err != nil || !st.IsDir() {
+					return fail(cmd, "--fixtures %s: not a folder", fixturesDir)
+				}
+				cfg.Fixtures, cfg.FixturesName = os.DirFS(fixturesDir), fixturesDir
+			}
+			a, err := app.Open(cfg, log)
+			if err != nil {
+				return fail(cmd, "%v", err)
+			}
+			a.Start()
+			printBanner(cmd.OutOrStdout(), a)
+
+			select {
+			case <-ctx.Done():
+			case err := <-waitErr(a):
+				if err != nil {
+					return fail(cmd, "server stopped: %v", err)
+				}
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), "shutting down")
+			shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if err := a.Close(shutdown); err != nil {
+				return fail(cmd, "shutdown: %v", err)
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), "stopped")
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&addr, "addr", sandbox.DefaultAddr, "address to listen on; loopback by default"+envHelp("addr"))
+	f.StringVar(&data, "data", "", "BuntDB data file to persist to; in-memory when empty"+envHelp("data"))
+	f.StringVar(&fixturesDir, "fixtures", "", "fixture folder to seed from; the embedded default set when empty"+envHelp("fixtures"))
+	f.BoolVar(&headless, "headless", false, "run without the terminal UI"+envHelp("headless"))
+	f.StringVar(&prefix, "header-prefix", sandbox.DefaultHeaderPrefix, "brand word in header names and media types (<prefix>-Access-Token, application/vnd.<prefix>.v1.0)"+envHelp("header-prefix"))
+	f.StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn, error"+envHelp("log-level"))
+	return cmd
+}
+
+func waitErr(a *app.App) <-chan error {
+	ch := make(chan error, 1)
+	go func() { ch <- a.Wait() }()
+	return ch
+}
+
+// fail prints an error for a person and makes the command exit non-zero.
+func fail(cmd *cobra.Command, format string, args ...any) error {
+	err := fmt.Errorf(format, args...)
+	fmt.Fprintln(cmd.ErrOrStderr(), "error:", err)
+	return reported{err}
+}
+
+// printBanner tells the developer where the sandbox is and how to call it.
+func printBanner(w io.Writer, a *app.App) {
+	h := sandbox.NewHeaders(a.Config.HeaderPrefix)
+	fmt.Fprintf(w, "sandbox is up\n  base URL:      %s\n  control plane: %s/_sandbox/\n", a.BaseURL(), a.BaseURL())
+	_ = a.Store.View(func(tx *store.Tx) error {
+		metas, _ := eshop.List(tx)
+		type tokenLine struct{ eshop, line string }
+		var lines []tokenLine
+		_ = tx.Scan(store.Global, auth.TokensCollection, func(_ string, doc []byte) bool {
+			var t auth.Token
+			if json.Unmarshal(doc, &t) != nil {
+				return true
+			}
+			switch {
+			case t.Kind == auth.KindPrivate:
+				lines = append(lines, tokenLine{fmt.Sprint(t.EshopID), fmt.Sprintf("    %s: %s   (%s)", h.PrivateToken, t.Token, t.Name)})
+			case !t.Expired(tx.Now()):
+				lines = append(lines, tokenLine{fmt.Sprint(t.EshopID), fmt.Sprintf("    %s: %s   (add-on %s)", h.AccessToken, t.Token, t.Addon)})
+			}
+			return true
+		})
+		sort.SliceStable(lines, func(i, j int) bool { return lines[i].eshop < lines[j].eshop })
+		for _, m := range metas {
+			fmt.Fprintf(w, "  e-shop %d %q: %s\n", m.ID, m.Name, a.Site.EshopURL(m.ID))
+			for _, l := range lines {
+				if l.eshop == fmt.Sprint(m.ID) {
+					fmt.Fprintln(w, l.line)
+				}
+			}
+		}
+		return nil
+	})
+	fmt.Fprintf(w, "try: curl -H 'Content-Type: application/json' -H '%s: <token>' %s/api/eshop\n", h.PrivateToken, a.BaseURL())
+}
