@@ -18,11 +18,9 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/auth"
+	"github.com/eshop-sandbox/sandbox/sandbox/bus"
 	"github.com/eshop-sandbox/sandbox/sandbox/control"
-	"github.com/eshop-sandbox/sandbox/sandbox/crud"
 	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
-	"github.com/eshop-sandbox/sandbox/sandbox/pricelists"
-	"github.com/eshop-sandbox/sandbox/sandbox/products"
 	"github.com/eshop-sandbox/sandbox/sandbox/registry"
 	"github.com/eshop-sandbox/sandbox/sandbox/seed"
 	"github.com/eshop-sandbox/sandbox/sandbox/store"
@@ -39,7 +37,10 @@ type App struct {
 	Site      *eshop.Site
 	Catalogue *system.Catalogue
 	Schemas   *schemas.Set
+	Bus       *bus.Bus
 	Log       *slog.Logger
+
+	modules []*Module
 
 	closeOnce sync.Once
 	closeErr  error
@@ -90,7 +91,8 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if a.Store, err = store.Open(store.Options{Path: cfg.DataFile, Clock: clock}); err != nil {
+	a.Bus = bus.New()
+	if a.Store, err = store.Open(store.Options{Path: cfg.DataFile, Clock: clock, Publisher: a.Bus}); err != nil {
 		return nil, err
 	}
 	a.loader = &seed.Loader{FS: cfg.Fixtures, Name: cfg.FixturesName, Registry: reg, Schemas: a.Schemas,
@@ -101,25 +103,32 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 		Validate: !embedded}
 
 	headers := sandbox.NewHeaders(cfg.HeaderPrefix)
+	ids := sandbox.NewIDs(cfg.Seed)
 	a.Server = api.NewServer(api.Options{
 		Headers:       headers,
-		IDs:           sandbox.NewIDs(cfg.Seed),
+		IDs:           ids,
 		Log:           log,
 		Auth:          &auth.Authenticator{Store: a.Store, Headers: headers},
 		RequestSchema: a.Schemas.Request,
 	})
-	handlers, err := crud.Handlers(reg, crud.Deps{Store: a.Store, Site: a.Site})
-	if err != nil {
-		return nil, err
-	}
-	for _, hs := range []map[string]api.HandlerFunc{
-		a.Catalogue.Handlers(),
-		eshop.Handlers(a.Store, a.Site),
-		products.Handlers(a.Store, a.Site),
-		pricelists.Handlers(a.Store, a.Site),
-	} {
-		for op, h := range hs {
+	deps := &Deps{Config: cfg, Store: a.Store, Bus: a.Bus, Clock: clock, Site: a.Site, Catalogue: a.Catalogue,
+		Schemas: a.Schemas, Registry: reg, IDs: ids, Headers: headers, Log: log}
+	handlers := map[string]api.HandlerFunc{}
+	var extra []api.Route
+	for _, mf := range modules {
+		m, err := mf(deps)
+		if err != nil {
+			return nil, fmt.Errorf("module: %w", err)
+		}
+		a.modules = append(a.modules, m)
+		for op, h := range m.Handlers {
 			handlers[op] = h
+		}
+		extra = append(extra, m.Control...)
+		for _, rt := range m.Eshop {
+			rt.Path = "/eshops/{eshopId:[0-9]+}" + rt.Path
+			rt.Public, rt.NoContentType = true, true
+			extra = append(extra, rt)
 		}
 	}
 	routes, err := a.routes(handlers)
@@ -127,6 +136,10 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 		return nil, err
 	}
 	routes = append(routes, control.Routes(control.Deps{Store: a.Store, Site: a.Site, Reset: a.Reset, Ready: &a.ready})...)
+	for _, rt := range extra {
+		rt.Public, rt.NoContentType = true, true
+		routes = append(routes, rt)
+	}
 	if err := a.Server.HandleRoutes(routes); err != nil {
 		return nil, err
 	}
@@ -141,6 +154,13 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 	if !seed.Seeded(a.Store) {
 		if _, err := a.loader.Load(a.Store); err != nil {
 			return nil, err
+		}
+	}
+	for _, m := range a.modules {
+		if m.Start != nil {
+			if err := m.Start(context.Background()); err != nil {
+				return nil, fmt.Errorf("start %s: %w", m.Name, err)
+			}
 		}
 	}
 	a.ready.Store(true)
@@ -198,8 +218,17 @@ func (a *App) Reset() error {
 	if err := a.Store.Reset(); err != nil {
 		return err
 	}
-	_, err := a.loader.Load(a.Store)
-	return err
+	if _, err := a.loader.Load(a.Store); err != nil {
+		return err
+	}
+	for _, m := range a.modules {
+		if m.AfterReset != nil {
+			if err := m.AfterReset(); err != nil {
+				return fmt.Errorf("%s after reset: %w", m.Name, err)
+			}
+		}
+	}
+	return nil
 }
 
 // Close stops accepting requests, lets in-flight ones finish (until ctx
@@ -217,6 +246,13 @@ func (a *App) close(ctx context.Context) error {
 		}
 	} else if a.listener != nil {
 		_ = a.listener.Close()
+	}
+	for i := len(a.modules) - 1; i >= 0; i-- {
+		if m := a.modules[i]; m.Stop != nil {
+			if err := m.Stop(ctx); err != nil {
+				errs = append(errs, fmt.Errorf("stop %s: %w", m.Name, err))
+			}
+		}
 	}
 	if a.Store != nil {
 		if err := a.Store.Close(); err != nil {

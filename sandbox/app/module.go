@@ -1,0 +1,53 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/bus"
+	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/registry"
+	"github.com/eshop-sandbox/sandbox/sandbox/store"
+	"github.com/eshop-sandbox/sandbox/sandbox/system"
+	"github.com/eshop-sandbox/sandbox/schemas"
+)
+
+// Deps is everything a behaviour module may use. Modules get it once at
+// start; Site.BaseURL is filled in after the listener is bound, so read
+// it per request, not at construction.
+type Deps struct {
+	Config    sandbox.Config
+	Store     *store.Store
+	Bus       *bus.Bus
+	Clock     *sandbox.Clock
+	Site      *eshop.Site
+	Catalogue *system.Catalogue
+	Schemas   *schemas.Set
+	Registry  *registry.Registry
+	IDs       *sandbox.IDs
+	Headers   sandbox.Headers
+	Log       *slog.Logger
+}
+
+// Module is one behaviour package's contribution to the sandbox.
+type Module struct {
+	Name string
+	// Handlers serve reference endpoints, keyed by operation name.
+	Handlers map[string]api.HandlerFunc
+	// Control routes live under /_sandbox/ (give full paths).
+	Control []api.Route
+	// Eshop routes live under an e-shop's own address {eshop_url}
+	// (/eshops/{eshopId}); give paths relative to it, e.g.
+	// "/action/ApiOAuthServer/token". They are public (no API token).
+	Eshop []api.Route
+	// Start runs after seeding, before serving; Stop runs at Close.
+	Start func(ctx context.Context) error
+	Stop  func(ctx context.Context) error
+	// AfterReset runs after POST /_sandbox/reset re-seeded the store.
+	AfterReset func() error
+}
+
+// ModuleFunc builds a module from the dependencies.
+type ModuleFunc func(d *Deps) (*Module, error)
