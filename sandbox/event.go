@@ -11,6 +11,10 @@ type Event struct {
 	Kind     string    `json:"event"`
 	Instance string    `json:"eventInstance"`
 	Time     time.Time `json:"eventCreated"`
+	// Addon, for the system events addon:suspend, addon:approve,
+	// addon:terminate and addon:uninstall, names the add-on that receives
+	// the notification at its configured webhook URL.
+	Addon string `json:"-"`
 }
 
 // Publisher receives committed events. Implementations must not block.

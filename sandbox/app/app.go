@@ -104,17 +104,11 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 
 	headers := sandbox.NewHeaders(cfg.HeaderPrefix)
 	ids := sandbox.NewIDs(cfg.Seed)
-	a.Server = api.NewServer(api.Options{
-		Headers:       headers,
-		IDs:           ids,
-		Log:           log,
-		Auth:          &auth.Authenticator{Store: a.Store, Headers: headers},
-		RequestSchema: a.Schemas.Request,
-	})
 	deps := &Deps{Config: cfg, Store: a.Store, Bus: a.Bus, Clock: clock, Site: a.Site, Catalogue: a.Catalogue,
 		Schemas: a.Schemas, Registry: reg, IDs: ids, Headers: headers, Log: log}
 	handlers := map[string]api.HandlerFunc{}
 	var extra []api.Route
+	var middleware []func(http.Handler) http.Handler
 	for _, mf := range modules {
 		m, err := mf(deps)
 		if err != nil {
@@ -127,10 +121,25 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 		extra = append(extra, m.Control...)
 		for _, rt := range m.Eshop {
 			rt.Path = "/eshops/{eshopId:[0-9]+}" + rt.Path
-			rt.Public, rt.NoContentType = true, true
 			extra = append(extra, rt)
 		}
+		if m.Middleware != nil {
+			middleware = append(middleware, m.Middleware)
+		}
 	}
+	a.Server = api.NewServer(api.Options{
+		Headers:       headers,
+		IDs:           ids,
+		Log:           log,
+		Auth:          &auth.Authenticator{Store: a.Store, Headers: headers},
+		RequestSchema: a.Schemas.Request,
+		Observe: func(h http.Handler) http.Handler {
+			for i := len(middleware) - 1; i >= 0; i-- {
+				h = middleware[i](h)
+			}
+			return h
+		},
+	})
 	routes, err := a.routes(handlers)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"log/slog"
+	"net/http"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
@@ -47,6 +48,10 @@ type Module struct {
 	Stop  func(ctx context.Context) error
 	// AfterReset runs after POST /_sandbox/reset re-seeded the store.
 	AfterReset func() error
+	// Middleware wraps every request (API, control plane, e-shop pages),
+	// outside the router: traffic recording, limits, faults. Modules listed
+	// earlier in modules.go wrap the later ones.
+	Middleware func(http.Handler) http.Handler
 }
 
 // ModuleFunc builds a module from the dependencies.

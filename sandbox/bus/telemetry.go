@@ -1,0 +1,71 @@
+package bus
+
+import (
+	"net/http"
+	"time"
+)
+
+// Call is the TopicCall payload: one finished request to the sandbox,
+// as the traffic recorder saw it.
+type Call struct {
+	ID         string        `json:"id"` // the request id
+	Time       time.Time     `json:"time"`
+	Duration   time.Duration `json:"duration"`
+	Eshop      int           `json:"eshop,omitempty"`
+	TokenKind  string        `json:"tokenKind,omitempty"` // private, addon or ""
+	Method     string        `json:"method"`
+	Path       string        `json:"path"` // with query
+	Operation  string        `json:"operation,omitempty"`
+	Status     int           `json:"status"`
+	Fault      string        `json:"fault,omitempty"` // name of an applied scripted fault
+	ReqHeader  http.Header   `json:"requestHeaders,omitempty"`
+	ReqBody    []byte        `json:"requestBody,omitempty"`
+	RespHeader http.Header   `json:"responseHeaders,omitempty"`
+	RespBody   []byte        `json:"responseBody,omitempty"`
+	RemoteAddr string        `json:"remoteAddr,omitempty"`
+}
+
+// Delivery is the TopicDelivery payload: one attempt to deliver a webhook
+// notification to a receiver.
+type Delivery struct {
+	ID        string        `json:"id"`        // delivery id (the same for every attempt of one notification)
+	Attempt   int           `json:"attempt"`   // 1 for the first try
+	Time      time.Time     `json:"time"`      // when the attempt started (sandbox clock)
+	Duration  time.Duration `json:"duration"`  // how long the receiver took
+	Eshop     int           `json:"eshop"`     // e-shop the event belongs to
+	Event     string        `json:"event"`     // e.g. order:create
+	Instance  string        `json:"instance"`  // eventInstance
+	URL       string        `json:"url"`       // receiver
+	Signature string        `json:"signature"` // the signature header value sent
+	Status    int           `json:"status"`    // receiver's HTTP status, 0 when no answer
+	Error     string        `json:"error"`     // transport error or timeout, "" when answered
+	Final     bool          `json:"final"`     // no further attempt will follow
+	Succeeded bool          `json:"succeeded"` // receiver answered 2xx
+	ReqBody   []byte        `json:"requestBody,omitempty"`
+	RespBody  []byte        `json:"responseBody,omitempty"`
+	NextTry   *time.Time    `json:"nextTry,omitempty"` // when the next attempt is due, if any
+}
+
+// JobChange is the TopicJob payload: an asynchronous job changed state.
+type JobChange struct {
+	Eshop    int       `json:"eshop"`
+	JobID    string    `json:"jobId"`
+	Endpoint string    `json:"endpoint"`
+	Status   string    `json:"status"` // pending, running, completed, failed, killed
+	Time     time.Time `json:"time"`
+}
+
+// Fault is the TopicFault payload: a scripted fault was applied to a call
+// or a delivery.
+type Fault struct {
+	Name      string    `json:"name"`
+	Kind      string    `json:"kind"`
+	RequestID string    `json:"requestId,omitempty"`
+	Time      time.Time `json:"time"`
+}
+
+// ClockMove is the TopicClock payload.
+type ClockMove struct {
+	Now    time.Time     `json:"now"`
+	Offset time.Duration `json:"offset"`
+}
