@@ -8,15 +8,16 @@ import (
 // Config is everything `sandbox up` (and tests) can set. CLI flags bind
 // straight into it; sandbox/app turns it into a running sandbox.
 type Config struct {
-	Addr         string // listen address, 127.0.0.1:8080 by default
-	DataFile     string // BuntDB file; empty means in-memory
-	Fixtures     fs.FS  // seed data; nil means the embedded default set
-	FixturesName string // where Fixtures came from, for messages
-	Headless     bool   // no terminal UI
-	HeaderPrefix string // brand word used in headers and media types
-	Seed         uint64 // id generator seed; 0 means random
-	Clock        *Clock // nil means a wall clock
-	PublicURL    string // base URL advertised to clients; derived from the listener when empty
+	Addr         string  // listen address, 127.0.0.1:8080 by default
+	DataFile     string  // BuntDB file; empty means in-memory
+	Fixtures     fs.FS   // seed data; nil means the embedded default set
+	FixturesName string  // where Fixtures came from, for messages
+	Headless     bool    // no terminal UI
+	HeaderPrefix string  // brand word used in headers and media types
+	Seed         uint64  // id generator seed; 0 means random
+	Clock        *Clock  // nil means a wall clock
+	PublicURL    string  // base URL advertised to clients; derived from the listener when empty
+	Limits       *Limits // nil means DefaultLimits()
 }
 
 // DefaultAddr is where `sandbox up` listens unless told otherwise: loopback

@@ -23,8 +23,8 @@ import (
 
 func newUpCmd() *cobra.Command {
 	var (
-		addr, data, fixturesDir, prefix, logLevel string
-		headless                                  bool
+		addr, data, fixturesDir, prefix, logLevel, limitsMode string
+		headless                                              bool
 	)
 	cmd := &cobra.Command{
 		Use:   "up",
@@ -56,6 +56,15 @@ file is closed).`,
 			defer stop()
 			log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level}))
 			cfg := sandbox.Config{Addr: addr, DataFile: data, Headless: headless, HeaderPrefix: prefix}
+			lim := sandbox.DefaultLimits()
+			switch limitsMode {
+			case "on":
+			case "off":
+				lim.Off = true
+			default:
+				return fail(cmd, "--limits must be on or off, not %q", limitsMode)
+			}
+			cfg.Limits = &lim
 			if fixturesDir != "" {
 				st, err := os.Stat(fixturesDir)
 				if err != nil || !st.IsDir() {
@@ -93,6 +102,7 @@ file is closed).`,
 	f.StringVar(&fixturesDir, "fixtures", "", "fixture folder to seed from; the embedded default set when empty"+envHelp("fixtures"))
 	f.BoolVar(&headless, "headless", false, "run without the terminal UI"+envHelp("headless"))
 	f.StringVar(&prefix, "header-prefix", sandbox.DefaultHeaderPrefix, "brand word in header names and media types (<prefix>-Access-Token, application/vnd.<prefix>.v1.0)"+envHelp("header-prefix"))
+	f.StringVar(&limitsMode, "limits", "on", "the spec's limits (429, 423, rate bucket): on, or off for load tests"+envHelp("limits"))
 	f.StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn, error"+envHelp("log-level"))
 	return cmd
 }

@@ -75,19 +75,37 @@ func StatusOf(err error) int {
 
 // writeJSON writes an envelope with the given status.
 func (s *Server) writeJSON(w http.ResponseWriter, r *http.Request, status int, data any, errs []ErrorItem) {
+	if err := WriteEnvelope(w, r, s.headers, status, data, errs); err != nil {
+		s.log.Error("encode response", "requestId", RequestIDOf(r), "err", err)
+	}
+}
+
+// WriteEnvelope writes data and errors in the envelope with the request's
+// id, answering in the vendor media type when the client sent it. It is
+// exported for middleware outside the router (limits, faults) that must
+// answer in the same shape. An unencodable value becomes a 500 envelope
+// and the encoding error is returned for logging.
+func WriteEnvelope(w http.ResponseWriter, r *http.Request, h sandbox.Headers, status int, data any, errs []ErrorItem) error {
 	id := RequestIDOf(r)
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(Envelope{Data: data, Errors: errs, Metadata: EnvelopeMeta{RequestID: id}}); err != nil {
-		s.log.Error("encode response", "requestId", id, "err", err)
+	err := enc.Encode(Envelope{Data: data, Errors: errs, Metadata: EnvelopeMeta{RequestID: id}})
+	if err != nil {
 		buf.Reset()
 		_ = enc.Encode(Envelope{Errors: []ErrorItem{{ErrorCode: sandbox.CodeInternal, Message: "Internal server error. The sandbox logged the details with the request id.", Instance: "unknown"}}, Metadata: EnvelopeMeta{RequestID: id}})
 		status = http.StatusInternalServerError
 	}
-	w.Header().Set("Content-Type", s.responseType(r))
+	w.Header().Set("Content-Type", ResponseType(r, h))
 	w.WriteHeader(status)
 	_, _ = w.Write(buf.Bytes())
+	return err
+}
+
+// WriteError writes the envelope of an error (its status from the one
+// kind-to-status table).
+func WriteError(w http.ResponseWriter, r *http.Request, h sandbox.Headers, err error) {
+	_ = WriteEnvelope(w, r, h, StatusOf(err), nil, []ErrorItem{ErrorItemOf(err)})
 }
 
 // writeError writes the envelope of an error, logging internal causes.
@@ -106,10 +124,10 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	s.writeJSON(w, r, status, nil, []ErrorItem{{ErrorCode: e.Code, Message: e.Message, Instance: instance}})
 }
 
-// responseType answers in the vendor media type when the client sent it.
-func (s *Server) responseType(r *http.Request) string {
-	if strings.HasPrefix(strings.ToLower(r.Header.Get("Content-Type")), s.headers.VendorMediaType) {
-		return s.headers.VendorResponse
+// ResponseType answers in the vendor media type when the client sent it.
+func ResponseType(r *http.Request, h sandbox.Headers) string {
+	if strings.HasPrefix(strings.ToLower(r.Header.Get("Content-Type")), h.VendorMediaType) {
+		return h.VendorResponse
 	}
 	return "application/json"
 }

@@ -105,7 +105,13 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 	headers := sandbox.NewHeaders(cfg.HeaderPrefix)
 	ids := sandbox.NewIDs(cfg.Seed)
 	deps := &Deps{Config: cfg, Store: a.Store, Bus: a.Bus, Clock: clock, Site: a.Site, Catalogue: a.Catalogue,
-		Schemas: a.Schemas, Registry: reg, IDs: ids, Headers: headers, Log: log}
+		Schemas: a.Schemas, Registry: reg, IDs: ids, Headers: headers, Log: log,
+		Operation: func(r *http.Request) string {
+			if a.Server == nil {
+				return ""
+			}
+			return a.Server.Operation(r)
+		}}
 	handlers := map[string]api.HandlerFunc{}
 	var extra []api.Route
 	var middleware []func(http.Handler) http.Handler

@@ -30,6 +30,9 @@ type Deps struct {
 	IDs       *sandbox.IDs
 	Headers   sandbox.Headers
 	Log       *slog.Logger
+	// Operation names the reference operation a request is routed to (""
+	// for none); middleware outside the router uses it.
+	Operation func(*http.Request) string
 }
 
 // Module is one behaviour package's contribution to the sandbox.

@@ -31,11 +31,20 @@ type Server struct {
 }
 
 // New starts a sandbox for the test. Zero Config fields take their
-// defaults, except Addr, which defaults to 127.0.0.1:0 here.
+// defaults, except two: Addr defaults to 127.0.0.1:0, and when Limits is
+// nil the spec's limits apply but the rate bucket's capacity is raised to
+// a million, so a fast test suite (or one on a frozen clock, where the
+// bucket never drains) is not throttled by accident. Set Config.Limits to
+// test the bucket itself.
 func New(t testing.TB, cfg sandbox.Config) *Server {
 	t.Helper()
 	if cfg.Addr == "" {
 		cfg.Addr = "127.0.0.1:0"
+	}
+	if cfg.Limits == nil {
+		l := sandbox.DefaultLimits()
+		l.BucketCapacity = 1_000_000
+		cfg.Limits = &l
 	}
 	if cfg.Seed == 0 {
 		cfg.Seed = 1

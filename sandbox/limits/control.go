@@ -1,0 +1,166 @@
+package limits
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/api"
+)
+
+// Routes are the limits' control-plane endpoints: GET/PATCH
+// /_sandbox/limits, POST /_sandbox/maintenance, POST /_sandbox/deprecations.
+func (l *Limiter) Routes() []api.Route {
+	return []api.Route{
+		{Operation: "sandbox.limits.get", Method: http.MethodGet, Path: "/_sandbox/limits", Handler: l.getLimits},
+		{Operation: "sandbox.limits.set", Method: http.MethodPatch, Path: "/_sandbox/limits", Handler: l.setLimits},
+		{Operation: "sandbox.maintenance", Method: http.MethodPost, Path: "/_sandbox/maintenance", Handler: l.setMaintenance},
+		{Operation: "sandbox.maintenance.get", Method: http.MethodGet, Path: "/_sandbox/maintenance", Handler: l.getMaintenance},
+		{Operation: "sandbox.deprecations", Method: http.MethodPost, Path: "/_sandbox/deprecations", Handler: l.setDeprecation},
+	}
+}
+
+// LimitsView is the JSON form of the limits, durations as Go strings.
+type LimitsView struct {
+	Off              bool   `json:"off"`
+	PerIP            int    `json:"perIp"`
+	PerToken         int    `json:"perToken"`
+	BucketCapacity   int    `json:"bucketCapacity"`
+	BucketLeak       string `json:"bucketLeak"`
+	WriteLockTimeout string `json:"writeLockTimeout"`
+}
+
+func viewOf(c sandbox.Limits) LimitsView {
+	return LimitsView{Off: c.Off, PerIP: c.PerIP, PerToken: c.PerToken, BucketCapacity: c.BucketCapacity,
+		BucketLeak: c.BucketLeak.String(), WriteLockTimeout: c.WriteLockTimeout.String()}
+}
+
+func (l *Limiter) getLimits(*api.Request) (any, error) { return viewOf(l.Config()), nil }
+
+func decode(r *api.Request, v any) error {
+	raw, err := io.ReadAll(io.LimitReader(r.Request.Body, 1<<20))
+	if err != nil {
+		return sandbox.Unprocessable(sandbox.CodeInvalidJSON, "body", "The body could not be read.")
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return sandbox.Unprocessable(sandbox.CodeInvalidJSON, "body", "The body is not the expected JSON: %v.", err)
+	}
+	return nil
+}
+
+func parseDuration(field, s string) (time.Duration, error) {
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, sandbox.Invalid(field, "Field %s must be a duration like 250ms or 5s, not %q.", field, s)
+	}
+	return d, nil
+}
+
+// setLimits changes some limits: {"off":true} or {"perToken":5,"bucketLeak":"100ms"}.
+func (l *Limiter) setLimits(r *api.Request) (any, error) {
+	var in struct {
+		Off              *bool   `json:"off"`
+		PerIP            *int    `json:"perIp"`
+		PerToken         *int    `json:"perToken"`
+		BucketCapacity   *int    `json:"bucketCapacity"`
+		BucketLeak       *string `json:"bucketLeak"`
+		WriteLockTimeout *string `json:"writeLockTimeout"`
+	}
+	if err := decode(r, &in); err != nil {
+		return nil, err
+	}
+	c := l.Config()
+	if in.Off != nil {
+		c.Off = *in.Off
+	}
+	for _, p := range []struct {
+		name string
+		in   *int
+		out  *int
+	}{{"perIp", in.PerIP, &c.PerIP}, {"perToken", in.PerToken, &c.PerToken}, {"bucketCapacity", in.BucketCapacity, &c.BucketCapacity}} {
+		if p.in != nil {
+			if *p.in < 0 {
+				return nil, sandbox.Invalid(p.name, "Field %s must not be negative.", p.name)
+			}
+			*p.out = *p.in
+		}
+	}
+	var err error
+	if in.BucketLeak != nil {
+		if c.BucketLeak, err = parseDuration("bucketLeak", *in.BucketLeak); err != nil {
+			return nil, err
+		}
+	}
+	if in.WriteLockTimeout != nil {
+		if c.WriteLockTimeout, err = parseDuration("writeLockTimeout", *in.WriteLockTimeout); err != nil {
+			return nil, err
+		}
+	}
+	l.SetConfig(c)
+	return viewOf(c), nil
+}
+
+// setMaintenance: {"on":true,"message":"...","for":"10m"} or {"on":false}.
+func (l *Limiter) setMaintenance(r *api.Request) (any, error) {
+	var in struct {
+		On      bool   `json:"on"`
+		Message string `json:"message"`
+		For     string `json:"for"`
+	}
+	if err := decode(r, &in); err != nil {
+		return nil, err
+	}
+	if !in.On {
+		l.SetMaintenance(nil)
+		return map[string]any{"on": false}, nil
+	}
+	m := &Maintenance{Message: in.Message}
+	if in.For != "" {
+		d, err := parseDuration("for", in.For)
+		if err != nil {
+			return nil, err
+		}
+		m.Until = l.clock.Now().Add(d)
+	}
+	l.SetMaintenance(m)
+	return l.maintenanceView(), nil
+}
+
+func (l *Limiter) getMaintenance(*api.Request) (any, error) { return l.maintenanceView(), nil }
+
+func (l *Limiter) maintenanceView() map[string]any {
+	m := l.MaintenanceState()
+	if m == nil {
+		return map[string]any{"on": false}
+	}
+	out := map[string]any{"on": true, "message": m.Message, "until": nil}
+	if !m.Until.IsZero() {
+		out["until"] = sandbox.FormatTime(m.Until)
+	}
+	return out
+}
+
+// setDeprecation: {"operation":"GetListOfOrders","sunset":"2027-01-01T00:00:00+0000"}; no sunset removes it.
+func (l *Limiter) setDeprecation(r *api.Request) (any, error) {
+	var in struct {
+		Operation string `json:"operation"`
+		Sunset    string `json:"sunset"`
+	}
+	if err := decode(r, &in); err != nil {
+		return nil, err
+	}
+	if in.Operation == "" {
+		return nil, sandbox.Invalid("operation", "Field operation (an operation name such as GetListOfOrders) is required.")
+	}
+	var at time.Time
+	if in.Sunset != "" {
+		var err error
+		if at, err = sandbox.ParseTime(in.Sunset); err != nil {
+			return nil, sandbox.Invalid("sunset", "Field sunset must be a date-time like 2027-01-01T00:00:00+0000.")
+		}
+	}
+	l.Deprecate(in.Operation, at)
+	return map[string]any{"operation": in.Operation, "deprecated": !at.IsZero()}, nil
+}

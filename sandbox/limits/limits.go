@@ -1,0 +1,293 @@
+// Package limits enforces the spec's limits on API calls: concurrent
+// connections per IP (50) and per token (3), the leaky bucket with its
+// X-RateLimit-Bucket-Filling header and Retry-After when full, the lock
+// on identical concurrent write requests (423), maintenance mode (503) and
+// the deprecation headers. It is middleware outside the router, so a
+// refused call costs no store work.
+package limits
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/api"
+)
+
+// Error codes of the limits.
+const (
+	CodeTooManyConnections = "too-many-connections"
+	CodeRateLimited        = "rate-limit-exceeded"
+	CodeLocked             = "locked"
+	CodeMaintenance        = "maintenance"
+)
+
+// Limiter holds the live counters.
+type Limiter struct {
+	clock   *sandbox.Clock
+	headers sandbox.Headers
+	// EshopOf resolves a token to its e-shop for the write-lock key; the
+	// lock is per e-shop and URL. Unknown tokens lock per token.
+	EshopOf func(token string) (int, bool)
+	// Operation names the route of a request, for deprecation headers.
+	Operation func(*http.Request) string
+
+	mu          sync.Mutex
+	cfg         sandbox.Limits
+	perIP       map[string]int
+	perToken    map[string]int
+	buckets     map[string]*bucket
+	locks       map[string]lock // lock key -> holder
+	lockGen     uint64
+	maintenance *Maintenance
+	deprecated  map[string]time.Time // operation -> sunset
+}
+
+// Maintenance describes a maintenance window.
+type Maintenance struct {
+	Message string    `json:"message"`
+	Until   time.Time `json:"until"` // zero: until switched off
+}
+
+// lock is a held write lock; gen tells holders apart so a request whose
+// lock expired does not release its successor's.
+type lock struct {
+	expires time.Time
+	gen     uint64
+}
+
+type bucket struct {
+	level float64 // requests in the bucket; fractional because it leaks continuously
+	at    time.Time
+}
+
+// New returns a limiter with the given settings.
+func New(cfg sandbox.Limits, clock *sandbox.Clock, headers sandbox.Headers) *Limiter {
+	return &Limiter{clock: clock, headers: headers, cfg: cfg,
+		perIP: map[string]int{}, perToken: map[string]int{}, buckets: map[string]*bucket{},
+		locks: map[string]lock{}, deprecated: map[string]time.Time{}}
+}
+
+// Config returns the settings in force.
+func (l *Limiter) Config() sandbox.Limits {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.cfg
+}
+
+// SetConfig replaces the settings (counters are kept).
+func (l *Limiter) SetConfig(cfg sandbox.Limits) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.cfg = cfg
+}
+
+// SetMaintenance switches maintenance mode on (m != nil) or off.
+func (l *Limiter) SetMaintenance(m *Maintenance) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.maintenance = m
+}
+
+// MaintenanceState reports the active maintenance window, if any.
+func (l *Limiter) MaintenanceState() *Maintenance {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.activeMaintenance()
+}
+
+func (l *Limiter) activeMaintenance() *Maintenance {
+	if l.maintenance == nil {
+		return nil
+	}
+	if !l.maintenance.Until.IsZero() && !l.clock.Now().Before(l.maintenance.Until) {
+		l.maintenance = nil
+		return nil
+	}
+	return l.maintenance
+}
+
+// Deprecate marks an operation deprecated with a sunset date; a zero
+// sunset removes the mark.
+func (l *Limiter) Deprecate(operation string, sunset time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if sunset.IsZero() {
+		delete(l.deprecated, operation)
+		return
+	}
+	l.deprecated[operation] = sunset
+}
+
+// Reset forgets buckets, locks, maintenance and deprecations (counters of
+// in-flight calls stay, they belong to running requests).
+func (l *Limiter) Reset() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.buckets = map[string]*bucket{}
+	l.locks = map[string]lock{}
+	l.maintenance = nil
+	l.deprecated = map[string]time.Time{}
+}
+
+// Middleware applies the limits to /api/ calls.
+func (l *Limiter) Middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasPrefix(r.URL.Path, "/api/") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		release, err := l.admit(w, r)
+		if err != nil {
+			api.WriteError(w, r, l.headers, err)
+			return
+		}
+		defer release()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// token is the identity a call is counted under.
+func (l *Limiter) token(r *http.Request) string {
+	if t := r.Header.Get(l.headers.AccessToken); t != "" {
+		return t
+	}
+	return r.Header.Get(l.headers.PrivateToken)
+}
+
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+func isWrite(method string) bool {
+	switch method {
+	case http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
+		return true
+	}
+	return false
+}
+
+// admit checks every limit in the spec's order of severity and, when the
+// call may proceed, returns the function that releases what it holds.
+func (l *Limiter) admit(w http.ResponseWriter, r *http.Request) (func(), error) {
+	now := l.clock.Now()
+	tok := l.token(r)
+	ip := clientIP(r)
+	lockKey := ""
+	if isWrite(r.Method) {
+		owner := "t:" + tok
+		if l.EshopOf != nil && tok != "" {
+			if id, ok := l.EshopOf(tok); ok {
+				owner = "e:" + strconv.Itoa(id)
+			}
+		}
+		lockKey = owner + " " + r.Method + " " + r.URL.RequestURI()
+	}
+	op := ""
+	if l.Operation != nil {
+		op = l.Operation(r)
+	}
+
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	cfg := l.cfg
+	if sunset, ok := l.deprecated[op]; ok && op != "" {
+		w.Header().Set(l.headers.Deprecated, "true")
+		w.Header().Set("Sunset", sunset.UTC().Format(http.TimeFormat))
+	}
+	if m := l.activeMaintenance(); m != nil {
+		if !m.Until.IsZero() {
+			w.Header().Set("Retry-After", m.Until.UTC().Format(http.TimeFormat))
+		}
+		msg := m.Message
+		if msg == "" {
+			msg = "The service is under maintenance. Retry in a few minutes."
+		}
+		return nil, sandbox.Errorf(sandbox.KindUnavailable, CodeMaintenance, "unknown", "%s", msg)
+	}
+
+	// The bucket header goes on every API response, limits on or off.
+	key := tok
+	if key == "" {
+		key = "ip:" + ip
+	}
+	b := l.buckets[key]
+	if b == nil {
+		b = &bucket{at: now}
+		l.buckets[key] = b
+	}
+	if cfg.BucketLeak > 0 {
+		b.level -= float64(now.Sub(b.at)) / float64(cfg.BucketLeak)
+	}
+	if b.level < 0 {
+		b.level = 0
+	}
+	b.at = now
+	capacity := cfg.BucketCapacity
+	if capacity <= 0 {
+		capacity = 1
+	}
+	full := !cfg.Off && b.level+1 > float64(capacity)
+	if !full {
+		b.level++
+	}
+	w.Header().Set("X-RateLimit-Bucket-Filling", fmt.Sprintf("%d/%d", min(int(b.level+0.999999), capacity), capacity))
+	if full {
+		wait := time.Duration((b.level + 1 - float64(capacity)) * float64(cfg.BucketLeak))
+		w.Header().Set("Retry-After", now.Add(wait).UTC().Format(http.TimeFormat))
+		return nil, sandbox.Errorf(sandbox.KindTooManyRequests, CodeRateLimited, "access-token",
+			"The rate limit bucket is full (%d/%d). Retry after %s.", capacity, capacity, now.Add(wait).UTC().Format(http.TimeFormat))
+	}
+	if cfg.Off {
+		return func() {}, nil
+	}
+	if cfg.PerIP > 0 && l.perIP[ip] >= cfg.PerIP {
+		return nil, sandbox.Errorf(sandbox.KindTooManyRequests, CodeTooManyConnections, "unknown",
+			"Too many concurrent connections from %s: at most %d at once.", ip, cfg.PerIP)
+	}
+	if cfg.PerToken > 0 && tok != "" && l.perToken[tok] >= cfg.PerToken {
+		return nil, sandbox.Errorf(sandbox.KindTooManyRequests, CodeTooManyConnections, "access-token",
+			"Too many concurrent connections with this token: at most %d at once.", cfg.PerToken)
+	}
+	if lockKey != "" {
+		if held, ok := l.locks[lockKey]; ok && now.Before(held.expires) {
+			return nil, sandbox.Errorf(sandbox.KindLocked, CodeLocked, "unknown",
+				"An identical %s request to %s is being processed; retry later.", r.Method, r.URL.Path)
+		}
+		timeout := cfg.WriteLockTimeout
+		if timeout <= 0 {
+			timeout = 5 * time.Second
+		}
+		l.lockGen++
+		l.locks[lockKey] = lock{expires: now.Add(timeout), gen: l.lockGen}
+	}
+	gen := l.lockGen
+	l.perIP[ip]++
+	if tok != "" {
+		l.perToken[tok]++
+	}
+	return func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if l.perIP[ip]--; l.perIP[ip] <= 0 {
+			delete(l.perIP, ip)
+		}
+		if tok != "" {
+			if l.perToken[tok]--; l.perToken[tok] <= 0 {
+				delete(l.perToken, tok)
+			}
+		}
+		if held, ok := l.locks[lockKey]; lockKey != "" && ok && held.gen == gen {
+			delete(l.locks, lockKey)
+		}
+	}, nil
+}
