@@ -46,6 +46,7 @@ type Store struct {
 
 	mu      sync.RWMutex
 	indexes map[string]bool // collection prefixes that have an ordering index
+	pos     *positions
 }
 
 // Open opens (or creates) the database and rebuilds the ordering indexes,
@@ -83,7 +84,7 @@ func Open(opts Options) (*Store, error) {
 	if clock == nil {
 		clock = sandbox.NewClock()
 	}
-	s := &Store{db: db, clock: clock, pub: opts.Publisher, indexes: map[string]bool{}}
+	s := &Store{db: db, clock: clock, pub: opts.Publisher, indexes: map[string]bool{}, pos: newPositions()}
 	if err := s.rebuildIndexes(); err != nil {
 		db.Close()
 		return nil, err
@@ -115,6 +116,7 @@ func (s *Store) Update(fn func(tx *Tx) error) error {
 	err := s.db.Update(func(btx *buntdb.Tx) error {
 		tx := &Tx{s: s, tx: btx, writable: true}
 		if err := fn(tx); err != nil {
+			s.pos.undo(tx.posOps)
 			return err
 		}
 		events = tx.events
@@ -142,6 +144,7 @@ func (s *Store) Reset() error {
 		return nil
 	})
 	s.indexes = map[string]bool{}
+	s.pos.reset()
 	return err
 }
 
@@ -161,6 +164,9 @@ func (s *Store) rebuildIndexes() error {
 	return s.db.Update(func(btx *buntdb.Tx) error {
 		for p := range prefixes {
 			if err := s.ensureIndex(btx, p); err != nil {
+				return err
+			}
+			if err := s.pos.load(btx, p); err != nil {
 				return err
 			}
 		}

@@ -23,6 +23,17 @@ type Tx struct {
 	tx       *buntdb.Tx
 	writable bool
 	events   []sandbox.Event
+	posOps   []posOp
+}
+
+func (t *Tx) posInsert(prefix, id string, seq int64) {
+	t.s.pos.insert(prefix, id, seq)
+	t.posOps = append(t.posOps, posOp{prefix: prefix, insert: true, id: id, seq: seq})
+}
+
+func (t *Tx) posRemove(prefix, id string, seq int64) {
+	t.s.pos.remove(prefix, seq)
+	t.posOps = append(t.posOps, posOp{prefix: prefix, insert: false, id: id, seq: seq})
 }
 
 // Now is the sandbox clock's current time.
@@ -97,9 +108,11 @@ func (t *Tx) put(eshop int, coll, id string, doc []byte, expiresAt time.Time) (b
 		seq, created = gjson.Get(old, "_seq").Int(), false
 	case err == nil:
 		// An expired record is replaced by a new one; it is already counted.
+		t.posRemove(prefix, id, gjson.Get(old, "_seq").Int())
 		if seq, err = t.next(seqKey(eshop, coll)); err != nil {
 			return false, err
 		}
+		t.posInsert(prefix, id, seq)
 	case errors.Is(err, buntdb.ErrNotFound):
 		if seq, err = t.next(seqKey(eshop, coll)); err != nil {
 			return false, err
@@ -107,6 +120,7 @@ func (t *Tx) put(eshop int, coll, id string, doc []byte, expiresAt time.Time) (b
 		if _, err := t.add(counterKey(eshop, coll), 1); err != nil {
 			return false, err
 		}
+		t.posInsert(prefix, id, seq)
 	default:
 		return false, err
 	}
@@ -129,6 +143,7 @@ func (t *Tx) Delete(eshop int, coll, id string) error {
 	if err != nil {
 		return err
 	}
+	t.posRemove(collPrefix(eshop, coll), id, gjson.Get(old, "_seq").Int())
 	if _, err := t.add(counterKey(eshop, coll), -1); err != nil {
 		return err
 	}
@@ -183,8 +198,20 @@ func (t *Tx) Scan(eshop int, coll string, fn func(id string, doc []byte) bool) e
 // in list order: limit of them after skipping offset, plus the total
 // number that passed.
 func (t *Tx) Page(eshop int, coll string, offset, limit int, keep func(doc []byte) bool) (docs [][]byte, total int, err error) {
-	if keep == nil && offset >= 0 {
-		total = t.Count(eshop, coll)
+	if keep == nil {
+		// Unfiltered: find the page by position, not by scanning.
+		ids, n := t.s.pos.window(collPrefix(eshop, coll), max(0, offset), limit)
+		for _, id := range ids {
+			doc, err := t.Get(eshop, coll, id)
+			if errors.Is(err, sandbox.ErrNotFound) {
+				continue // expired since it was written
+			}
+			if err != nil {
+				return nil, 0, err
+			}
+			docs = append(docs, doc)
+		}
+		return docs, n, nil
 	}
 	i := 0
 	err = t.Scan(eshop, coll, func(_ string, doc []byte) bool {

@@ -1,0 +1,126 @@
+package store
+
+import (
+	"sort"
+	"sync"
+
+	"github.com/tidwall/buntdb"
+	"github.com/tidwall/gjson"
+)
+
+// positions keeps, per collection, the record ids in list order, so an
+// unfiltered page is found by position in O(page size) instead of by
+// walking every earlier record: page 1,000 costs what page 1 costs.
+// Writes change it inside the BuntDB write transaction (no View runs
+// then) and undo their changes when the transaction rolls back.
+type positions struct {
+	mu    sync.RWMutex
+	lists map[string]*posList // collection prefix -> ids in _seq order
+}
+
+type posList struct {
+	ids  []string
+	seqs []int64
+}
+
+// posOp records one change so a rolled-back transaction can undo it.
+type posOp struct {
+	prefix string
+	insert bool
+	id     string
+	seq    int64
+}
+
+func newPositions() *positions { return &positions{lists: map[string]*posList{}} }
+
+func (p *positions) list(prefix string) *posList {
+	l := p.lists[prefix]
+	if l == nil {
+		l = &posList{}
+		p.lists[prefix] = l
+	}
+	return l
+}
+
+// insert places id at its sequence number (almost always the end).
+func (p *positions) insert(prefix, id string, seq int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	l := p.list(prefix)
+	i := sort.Search(len(l.seqs), func(i int) bool { return l.seqs[i] >= seq })
+	if i < len(l.seqs) && l.seqs[i] == seq {
+		l.ids[i] = id
+		return
+	}
+	l.ids = append(l.ids, "")
+	l.seqs = append(l.seqs, 0)
+	copy(l.ids[i+1:], l.ids[i:])
+	copy(l.seqs[i+1:], l.seqs[i:])
+	l.ids[i], l.seqs[i] = id, seq
+}
+
+// remove drops the entry with the given sequence number.
+func (p *positions) remove(prefix string, seq int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	l := p.lists[prefix]
+	if l == nil {
+		return
+	}
+	i := sort.Search(len(l.seqs), func(i int) bool { return l.seqs[i] >= seq })
+	if i < len(l.seqs) && l.seqs[i] == seq {
+		l.ids = append(l.ids[:i], l.ids[i+1:]...)
+		l.seqs = append(l.seqs[:i], l.seqs[i+1:]...)
+	}
+}
+
+// window returns the ids at [offset, offset+limit) and the length.
+func (p *positions) window(prefix string, offset, limit int) ([]string, int) {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	l := p.lists[prefix]
+	if l == nil {
+		return nil, 0
+	}
+	n := len(l.ids)
+	if offset >= n || limit <= 0 {
+		return nil, n
+	}
+	end := min(n, offset+limit)
+	out := make([]string, end-offset)
+	copy(out, l.ids[offset:end])
+	return out, n
+}
+
+func (p *positions) reset() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.lists = map[string]*posList{}
+}
+
+// undo reverses recorded changes, newest first.
+func (p *positions) undo(ops []posOp) {
+	for i := len(ops) - 1; i >= 0; i-- {
+		op := ops[i]
+		if op.insert {
+			p.remove(op.prefix, op.seq)
+		} else {
+			p.insert(op.prefix, op.id, op.seq)
+		}
+	}
+}
+
+// load fills a collection's list from its BuntDB index.
+func (p *positions) load(btx *buntdb.Tx, prefix string) error {
+	l := &posList{}
+	cut := len(prefix) + 1
+	err := btx.Ascend(prefix, func(key, value string) bool {
+		l.ids = append(l.ids, key[cut:])
+		l.seqs = append(l.seqs, gjson.Get(value, "_seq").Int())
+		return true
+	})
+	p.mu.Lock()
+	p.lists[prefix] = l
+	p.mu.Unlock()
+	return err
+}
