@@ -10,6 +10,7 @@ import (
 type Config struct {
 	Addr         string  // listen address, 127.0.0.1:8080 by default
 	DataFile     string  // BuntDB file; empty means in-memory
+	Sync         string  // data file sync policy: always, every-second (default), never
 	Fixtures     fs.FS   // seed data; nil means the embedded default set
 	FixturesName string  // where Fixtures came from, for messages
 	Headless     bool    // no terminal UI

@@ -23,8 +23,8 @@ import (
 
 func newUpCmd() *cobra.Command {
 	var (
-		addr, data, fixturesDir, prefix, logLevel, limitsMode string
-		headless                                              bool
+		addr, data, syncPolicy, fixturesDir, prefix, logLevel, limitsMode string
+		headless                                                          bool
 	)
 	cmd := &cobra.Command{
 		Use:   "up",
@@ -55,7 +55,7 @@ file is closed).`,
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level}))
-			cfg := sandbox.Config{Addr: addr, DataFile: data, Headless: headless, HeaderPrefix: prefix}
+			cfg := sandbox.Config{Addr: addr, DataFile: data, Sync: syncPolicy, Headless: headless, HeaderPrefix: prefix}
 			lim := sandbox.DefaultLimits()
 			switch limitsMode {
 			case "on":
@@ -99,6 +99,7 @@ file is closed).`,
 	f := cmd.Flags()
 	f.StringVar(&addr, "addr", sandbox.DefaultAddr, "address to listen on; loopback by default"+envHelp("addr"))
 	f.StringVar(&data, "data", "", "BuntDB data file to persist to; in-memory when empty"+envHelp("data"))
+	f.StringVar(&syncPolicy, "sync", "every-second", "data file sync policy: always (fsync every write; nothing acknowledged is lost), every-second, never"+envHelp("sync"))
 	f.StringVar(&fixturesDir, "fixtures", "", "fixture folder to seed from; the embedded default set when empty"+envHelp("fixtures"))
 	f.BoolVar(&headless, "headless", false, "run without the terminal UI"+envHelp("headless"))
 	f.StringVar(&prefix, "header-prefix", sandbox.DefaultHeaderPrefix, "brand word in header names and media types (<prefix>-Access-Token, application/vnd.<prefix>.v1.0)"+envHelp("header-prefix"))

@@ -92,7 +92,7 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 		return nil, err
 	}
 	a.Bus = bus.New()
-	if a.Store, err = store.Open(store.Options{Path: cfg.DataFile, Clock: clock, Publisher: a.Bus}); err != nil {
+	if a.Store, err = store.Open(store.Options{Path: cfg.DataFile, Sync: cfg.Sync, Clock: clock, Publisher: a.Bus}); err != nil {
 		return nil, err
 	}
 	a.loader = &seed.Loader{FS: cfg.Fixtures, Name: cfg.FixturesName, Registry: reg, Schemas: a.Schemas,
