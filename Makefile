@@ -6,7 +6,15 @@ ADDR    ?= 127.0.0.1:8080
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: up test build lint schemas bench clean
+FUZZTIME ?= 4s
+# Fuzz targets run briefly by `make test` (package:target); crashers they
+# find are saved under testdata/fuzz and then run as regression tests.
+FUZZ := \
+	./sandbox/api:FuzzDecodeJSON \
+	./sandbox/api:FuzzQuery \
+	./sandbox/seed:FuzzFixtureFiles
+
+.PHONY: up test fuzz build lint schemas bench clean
 
 up:
 	$(GO) run -ldflags "$(LDFLAGS)" ./cmd/sandbox up --headless --addr $(ADDR)
@@ -14,6 +22,12 @@ up:
 test:
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
+	$(MAKE) --no-print-directory fuzz
+
+fuzz:
+	@for t in $(FUZZ); do pkg=$${t%%:*}; name=$${t##*:}; \
+	  echo "fuzz $$name ($$pkg, $(FUZZTIME))"; \
+	  $(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; done
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/sandbox ./cmd/sandbox

@@ -13,7 +13,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/schemas"
 )
 
-func loader(t *testing.T, fsys fstest.MapFS) *seed.Loader {
+func loader(t testing.TB, fsys fstest.MapFS) *seed.Loader {
 	t.Helper()
 	reg, err := registry.New(registry.Rows())
 	if err != nil {
