@@ -1,0 +1,186 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+)
+
+// token is the default fixtures' private token with every right.
+const token = "sbx_prv_538318d5dbe63220d64365f084946f66"
+
+type bench struct {
+	bin      string
+	duration time.Duration
+	conc     []int
+	startups int
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
+
+func mib(n int64) string { return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20)) }
+
+func (b *bench) run(large string, largeN int) ([]row, error) {
+	var rows []row
+	startup, p, err := medianStartup(b.bin, b.startups)
+	if err != nil {
+		return rows, err
+	}
+	rows = append(rows, row{"start to first 200 (default fixtures)", ms(startup), "< 100 ms", fmt.Sprintf("median of %d", b.startups)})
+	more, err := b.throughput(p)
+	rows = append(rows, more...)
+	if rss, e := p.peakRSS(); e == nil {
+		rows = append(rows, row{"peak RSS (default fixtures, after load)", mib(rss), "", ""})
+	}
+	p.stop()
+	if err != nil {
+		return rows, err
+	}
+	if largeN <= 0 && large == "" {
+		return rows, nil
+	}
+	if large == "" {
+		dir, err := os.MkdirTemp("", "sandbox-large-")
+		if err != nil {
+			return rows, err
+		}
+		defer os.RemoveAll(dir)
+		gen := exec.Command(b.bin, "fixtures", "generate", "--products", fmt.Sprint(largeN), "--orders", fmt.Sprint(largeN), "--customers", fmt.Sprint(largeN/10), "--out", dir)
+		if out, err := gen.CombinedOutput(); err != nil {
+			rows = append(rows, row{"large fixture set", "not measured", "", "sandbox fixtures generate failed: " + firstLine(string(out))})
+			return rows, nil
+		}
+		large = dir
+	}
+	more, err = b.largeSet(large, largeN)
+	return append(rows, more...), err
+}
+
+func firstLine(s string) string {
+	for i, c := range s {
+		if c == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+// fetch GETs a path with the API headers and decodes the envelope's data.
+func fetch(base, path string, v any) ([]byte, error) {
+	req, _ := http.NewRequest(http.MethodGet, base+path, nil)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Service-Private-API-Token", token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != 200 {
+		return raw, fmt.Errorf("GET %s: %d %s", path, resp.StatusCode, raw)
+	}
+	if v != nil {
+		var env struct {
+			Data json.RawMessage `json:"data"`
+		}
+		if err := json.Unmarshal(raw, &env); err != nil {
+			return raw, err
+		}
+		return raw, json.Unmarshal(env.Data, v)
+	}
+	return raw, nil
+}
+
+// bare serves a fixed body with net/http only: the baseline the sandbox's
+// reads are compared with, measured in the same run on the same machine.
+func bare(body []byte) (string, func(), error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(body)
+	})}
+	go func() { _ = srv.Serve(l) }()
+	return "http://" + l.Addr().String(), func() { _ = srv.Close() }, nil
+}
+
+func (b *bench) throughput(p *proc) ([]row, error) {
+	var list struct {
+		Products []struct {
+			GUID string `json:"guid"`
+		} `json:"products"`
+		Paginator struct{ PageCount int } `json:"paginator"`
+	}
+	if _, err := fetch(p.base, "/api/products?itemsPerPage=1", &list); err != nil || len(list.Products) == 0 {
+		return nil, fmt.Errorf("no product to measure: %v", err)
+	}
+	productPath := "/api/products/" + list.Products[0].GUID
+	body, err := fetch(p.base, productPath, nil)
+	if err != nil {
+		return nil, err
+	}
+	bareURL, stopBare, err := bare(body)
+	if err != nil {
+		return nil, err
+	}
+	defer stopBare()
+	var orders struct {
+		Paginator struct{ PageCount int } `json:"paginator"`
+	}
+	if _, err := fetch(p.base, "/api/orders?itemsPerPage=5", &orders); err != nil {
+		return nil, err
+	}
+	pages := max(1, orders.Paginator.PageCount)
+	var rows []row
+	for _, c := range b.conc {
+		base := load(c, b.duration, get(bareURL, ""))
+		prod := load(c, b.duration, get(p.base+productPath, token))
+		ratio := prod.rps / base.rps
+		target := ">= 0.50 of bare"
+		rows = append(rows,
+			row{fmt.Sprintf("bare net/http, same %d-byte body, c=%d", len(body), c), fmt.Sprintf("%.0f req/s", base.rps), "", fmt.Sprintf("p50 %s p99 %s", ms(base.p50), ms(base.p99))},
+			row{fmt.Sprintf("GET /api/products/{guid}, c=%d", c), fmt.Sprintf("%.0f req/s (%.2f of bare)", prod.rps, ratio), target, fmt.Sprintf("p50 %s p99 %s, %d errors", ms(prod.p50), ms(prod.p99), prod.errors)})
+		ord := load(c, b.duration, func(i int) (*http.Request, error) {
+			return get(fmt.Sprintf("%s/api/orders?itemsPerPage=5&page=%d", p.base, 1+i%pages), token)(i)
+		})
+		rows = append(rows, row{fmt.Sprintf("GET /api/orders?page=N, c=%d", c), fmt.Sprintf("%.0f req/s", ord.rps), "", fmt.Sprintf("p50 %s p99 %s, %d errors", ms(ord.p50), ms(ord.p99), ord.errors)})
+	}
+	return rows, nil
+}
+
+func (b *bench) largeSet(dir string, n int) ([]row, error) {
+	var rows []row
+	startup, p, err := medianStartup(b.bin, 3, "--fixtures", dir)
+	if err != nil {
+		return rows, err
+	}
+	defer p.stop()
+	rows = append(rows, row{fmt.Sprintf("start to first 200 (%s)", filepath.Base(dir)), ms(startup), "< 2 s", fmt.Sprintf("%d products and orders, median of 3", n)})
+	var orders struct {
+		Paginator struct{ TotalCount, PageCount int } `json:"paginator"`
+	}
+	if _, err := fetch(p.base, "/api/orders?itemsPerPage=20", &orders); err != nil {
+		return rows, err
+	}
+	deep := min(1000, orders.Paginator.PageCount)
+	first := load(1, b.duration, get(p.base+"/api/orders?itemsPerPage=20&page=1", token))
+	far := load(1, b.duration, get(fmt.Sprintf("%s/api/orders?itemsPerPage=20&page=%d", p.base, deep), token))
+	rows = append(rows,
+		row{"GET /api/orders page 1 (large set)", ms(first.p50), "", fmt.Sprintf("p99 %s", ms(first.p99))},
+		row{fmt.Sprintf("GET /api/orders page %d (large set)", deep), ms(far.p50), "<= 2x page 1", fmt.Sprintf("%.2fx page 1, p99 %s", float64(far.p50)/float64(first.p50), ms(far.p99))})
+	if rss, e := p.peakRSS(); e == nil {
+		rows = append(rows, row{"peak RSS (large set)", mib(rss), "", ""})
+	}
+	return rows, nil
+}

@@ -1,0 +1,88 @@
+// Command benchmark measures the sandbox the way CI and add-on test
+// suites use it and prints one table: start-up time to the first healthy
+// answer, throughput and latency of the main reads and writes at several
+// concurrency levels against a bare net/http baseline measured in the
+// same run, list latency deep into a large collection, webhook delivery
+// latency, and peak memory. It only ever talks to 127.0.0.1, and every
+// load run stops by itself after -duration.
+//
+//	go build -o bin/sandbox ./cmd/sandbox && go run ./cmd/benchmark -sandbox bin/sandbox
+//
+// `make bench` does exactly that (plus the Go micro-benchmarks).
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+func main() {
+	var (
+		bin      = flag.String("sandbox", "bin/sandbox", "sandbox binary to measure")
+		large    = flag.String("large", "", "fixture folder with a large generated set (e.g. 100,000 products and orders); generated into a temp dir when empty and -large-n > 0")
+		largeN   = flag.Int("large-n", 100000, "products and orders to generate for the large set (0 skips the large-set figures)")
+		duration = flag.Duration("duration", 2*time.Second, "length of each load run")
+		levels   = flag.String("concurrency", "1,8,64", "concurrency levels of the load runs")
+		runs     = flag.Int("startups", 5, "start-ups to time (the median is reported)")
+	)
+	flag.Parse()
+	var conc []int
+	for _, s := range strings.Split(*levels, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 || n > 256 {
+			fmt.Fprintf(os.Stderr, "bad -concurrency %q\n", *levels)
+			os.Exit(2)
+		}
+		conc = append(conc, n)
+	}
+	b := &bench{bin: *bin, duration: *duration, conc: conc, startups: *runs}
+	rows, err := b.run(*large, *largeN)
+	printTable(rows)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "benchmark:", err)
+		os.Exit(1)
+	}
+}
+
+// row is one line of the result table.
+type row struct {
+	What   string
+	Value  string
+	Target string
+	Note   string
+}
+
+func printTable(rows []row) {
+	host, _ := os.Hostname()
+	fmt.Printf("sandbox benchmark on %s (%s)\n\n", host, machine())
+	tw := tabwriter.NewWriter(os.Stdout, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "measure\tresult\ttarget\tnote")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.What, r.Value, r.Target, r.Note)
+	}
+	_ = tw.Flush()
+}
+
+func machine() string {
+	cpus := "?"
+	if raw, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		n := strings.Count(string(raw), "\nprocessor")
+		if strings.HasPrefix(string(raw), "processor") {
+			n++
+		}
+		model := ""
+		for _, line := range strings.Split(string(raw), "\n") {
+			if strings.HasPrefix(line, "model name") {
+				model = strings.TrimSpace(strings.SplitN(line, ":", 2)[1])
+				break
+			}
+		}
+		cpus = fmt.Sprintf("%d cores, %s", n, model)
+	}
+	return cpus
+}
