@@ -278,3 +278,20 @@ func TestRenderShapes(t *testing.T) {
 		t.Fatalf("default language projection: %s", out)
 	}
 }
+
+func TestEncodedJSONFastPath(t *testing.T) {
+	s := NewServer(Options{Headers: sandbox.NewHeaders("Service"), IDs: sandbox.NewIDs(7), Auth: fakeAuth{}})
+	_ = s.HandleRoutes([]Route{{Operation: "GetRaw", Method: "GET", Path: "/api/raw", Group: "Things", Handler: func(r *Request) (any, error) {
+		return EncodedJSON(`{"b":[1,2],"a":"x"}`), nil
+	}}})
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	resp, e, raw := call(t, ts, "GET", "/api/raw", "all", "application/json", "")
+	if resp.StatusCode != 200 || string(e.Data) != `{"b":[1,2],"a":"x"}` || e.Errors != nil || e.Metadata.RequestID != resp.Header.Get("X-Request-ID") {
+		t.Fatalf("fast path: %s", raw)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(raw), &m); err != nil || len(m) != 3 {
+		t.Fatalf("not one envelope object: %s", raw)
+	}
+}

@@ -34,6 +34,15 @@ type ErrorItem struct {
 	Instance  string `json:"instance"`
 }
 
+// EncodedJSON is envelope data already encoded as JSON (for example a
+// cached rendering); the envelope embeds it without encoding it again. It
+// must be one valid JSON value.
+type EncodedJSON []byte
+
+// MarshalJSON embeds the encoded value, so EncodedJSON also works inside
+// other data.
+func (e EncodedJSON) MarshalJSON() ([]byte, error) { return e, nil }
+
 // Result lets a handler choose a status other than 200 or return data
 // together with skipped rows (multi-record PATCH answers 200 with errors).
 type Result struct {
@@ -87,6 +96,19 @@ func (s *Server) writeJSON(w http.ResponseWriter, r *http.Request, status int, d
 // and the encoding error is returned for logging.
 func WriteEnvelope(w http.ResponseWriter, r *http.Request, h sandbox.Headers, status int, data any, errs []ErrorItem) error {
 	id := RequestIDOf(r)
+	if raw, ok := data.(EncodedJSON); ok && errs == nil {
+		// Fast path for data rendered (and cached) beforehand: no re-encoding.
+		b := make([]byte, 0, len(raw)+96)
+		b = append(b, `{"data":`...)
+		b = append(b, raw...)
+		b = append(b, `,"errors":null,"metadata":{"requestId":"`...)
+		b = append(b, id...)
+		b = append(b, "\"}}\n"...)
+		w.Header().Set("Content-Type", ResponseType(r, h))
+		w.WriteHeader(status)
+		_, _ = w.Write(b)
+		return nil
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
