@@ -113,7 +113,9 @@ func TestSIGKILLKeepsAcknowledgedWrites(t *testing.T) {
 	acked := map[slot]string{}
 	var inFlight *slot
 	var inFlightValue string
-	stop := time.After(300 * time.Millisecond)
+	// Kill once enough writes were acknowledged (the machine may be busy:
+	// count, don't time), or after 20 s at most.
+	stop := time.After(20 * time.Second)
 	killed := false
 	for i := 1; !killed; i++ {
 		s := slots[i%len(slots)]
@@ -132,6 +134,14 @@ func TestSIGKILLKeepsAcknowledgedWrites(t *testing.T) {
 			if status == 200 {
 				acked[s] = value
 				inFlight = nil
+				if len(acked) >= 60 {
+					// Fire the next write and kill while it is in flight.
+					go func() {
+						_, _, _ = apiCall("PATCH", fmt.Sprintf("%s/api/pricelists/%d", base, slots[0].list), map[string]any{"data": []any{map[string]any{"code": slots[0].code, "vatRate": "99.99"}}})
+					}()
+					inFlight, inFlightValue = &slots[0], "99.99"
+					killed = true
+				}
 			} else if status != 0 {
 				t.Fatalf("write %d answered %d", i, status)
 			}
