@@ -213,3 +213,29 @@ func TestResetEmptiesEverything(t *testing.T) {
 		return nil
 	})
 }
+
+func TestNamedSequencesAreIndependentOfListOrder(t *testing.T) {
+	s := openMem(t, nil)
+	put(t, s, 1, "installs", "a", `{}`)
+	put(t, s, 1, "installs", "b", `{}`)
+	_ = s.Update(func(tx *Tx) error {
+		if n, _ := tx.Next(1, "installs"); n != 1 {
+			t.Fatalf("named sequence starts at %d, want 1", n)
+		}
+		if err := tx.SetSequence(1, "installs", 40); err != nil {
+			return err
+		}
+		if n, _ := tx.Next(1, "installs"); n != 41 {
+			t.Fatalf("after SetSequence(40): %d", n)
+		}
+		return nil
+	})
+	put(t, s, 1, "installs", "c", `{}`)
+	_ = s.View(func(tx *Tx) error {
+		docs, _, _ := tx.Page(1, "installs", 0, 10, nil)
+		if len(docs) != 3 || gjson.GetBytes(docs[2], "_seq").Int() != 3 {
+			t.Fatalf("list order disturbed: %d docs, last seq %d", len(docs), gjson.GetBytes(docs[2], "_seq").Int())
+		}
+		return nil
+	})
+}

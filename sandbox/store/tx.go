@@ -247,15 +247,17 @@ func (t *Tx) Collections(eshop int) []string {
 }
 
 // Next returns the next value of a named sequence (1, 2, 3, ...), for
-// ids and codes the sandbox assigns.
+// ids and codes the sandbox assigns. Named sequences are independent of
+// the collections' internal list-order counters, even when they share a
+// name.
 func (t *Tx) Next(eshop int, name string) (int64, error) {
-	return t.next("q:" + strconv.Itoa(eshop) + ":" + name)
+	return t.next("s:" + strconv.Itoa(eshop) + ":" + name)
 }
 
 // SetSequence moves a named sequence so the next value is after v; the
 // fixture loader uses it so new ids follow the seeded ones.
 func (t *Tx) SetSequence(eshop int, name string, v int64) error {
-	key := "q:" + strconv.Itoa(eshop) + ":" + name
+	key := "s:" + strconv.Itoa(eshop) + ":" + name
 	cur, _ := t.tx.Get(key)
 	n, _ := strconv.ParseInt(cur, 10, 64)
 	if v > n {
