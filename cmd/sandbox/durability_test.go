@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -30,14 +31,32 @@ func freeAddr(t *testing.T) string {
 	return l.Addr().String()
 }
 
+// syncBuffer is a bytes.Buffer safe to read while a process writes to it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
 // startSandbox runs this test binary as `sandbox up` and waits for health.
-func startSandbox(t *testing.T, args ...string) (*exec.Cmd, string, *bytes.Buffer) {
+func startSandbox(t *testing.T, args ...string) (*exec.Cmd, string, *syncBuffer) {
 	t.Helper()
 	addr := freeAddr(t)
-	var out bytes.Buffer
+	out := &syncBuffer{}
 	cmd := exec.Command(os.Args[0], append([]string{"up", "--headless", "--addr", addr}, args...)...)
 	cmd.Env = append(os.Environ(), "SANDBOX_TEST_MAIN=1")
-	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +67,7 @@ func startSandbox(t *testing.T, args ...string) (*exec.Cmd, string, *bytes.Buffe
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == 200 {
-				return cmd, base, &out
+				return cmd, base, out
 			}
 		}
 		if time.Now().After(deadline) {
