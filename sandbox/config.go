@@ -3,6 +3,7 @@ package sandbox
 import (
 	"io/fs"
 	"strings"
+	"time"
 )
 
 // Config is everything `sandbox up` (and tests) can set. CLI flags bind
@@ -19,7 +20,30 @@ type Config struct {
 	Clock        *Clock  // nil means a wall clock
 	PublicURL    string  // base URL advertised to clients; derived from the listener when empty
 	Limits       *Limits // nil means DefaultLimits()
+	// TrafficHistory is how many calls, and how many webhook attempts, the
+	// traffic recorder keeps for the terminal UI, the stream and the HAR
+	// export; 0 means 1000.
+	TrafficHistory int
+
+	// Webhook delivery; zero values take the Default* below.
+	WebhookAttempts int           // attempts per notification, the first included
+	WebhookBackoff  time.Duration // delay after the first failed attempt; doubles after each further one (sandbox clock)
+	WebhookTimeout  time.Duration // how long one attempt waits for the receiver (wall time)
+
+	// Scenario is a scenario file's content (YAML) whose faults apply while
+	// serving (`sandbox up --scenario`, `sandbox test`); nil for none.
+	// ScenarioName names it in messages (the file path).
+	Scenario     []byte
+	ScenarioName string
 }
+
+// Webhook delivery defaults: 8 attempts spread over about 21 minutes of
+// sandbox time (10 s, 20 s, 40 s, ... 640 s), 10 s for a receiver to answer.
+const (
+	DefaultWebhookAttempts = 8
+	DefaultWebhookBackoff  = 10 * time.Second
+	DefaultWebhookTimeout  = 10 * time.Second
+)
 
 // DefaultAddr is where `sandbox up` listens unless told otherwise: loopback
 // only, so a developer's sandbox is never reachable from the network.

@@ -17,6 +17,9 @@ func (s *Server) endpoint(rt *Route) http.Handler {
 	ep := auth.Endpoint{Operation: rt.Operation, Method: rt.Method, Group: rt.Group}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		req := &Request{Request: r, Route: rt, Vars: mux.Vars(r), server: s}
+		if rec := recorderOf(r); rec != nil {
+			rec.Operation = rt.Operation // known even when the call is refused below
+		}
 		if !rt.NoContentType {
 			if err := s.checkContentType(r); err != nil {
 				s.writeError(w, r, err)
@@ -42,9 +45,6 @@ func (s *Server) endpoint(rt *Route) http.Handler {
 			if rec := recorderOf(r); rec != nil {
 				rec.Eshop, rec.TokenKind = req.Eshop, p.Kind()
 			}
-		}
-		if rec := recorderOf(r); rec != nil {
-			rec.Operation = rt.Operation
 		}
 		out, err := rt.Handler(req)
 		if err != nil {

@@ -12,6 +12,9 @@ type CallInfo struct {
 	Eshop     int
 	TokenKind string
 	Operation string
+	// Fault names the scripted fault applied to the call ("" for none);
+	// the scenario engine (sandbox/scenario) sets it, the recorder shows it.
+	Fault string
 }
 
 type recorderKey struct{}
@@ -27,3 +30,8 @@ func recorderOf(r *http.Request) *CallInfo {
 	ci, _ := r.Context().Value(recorderKey{}).(*CallInfo)
 	return ci
 }
+
+// CallInfoOf returns the CallInfo an outer observer attached to the
+// request (nil when none did), so middleware inside it, such as the
+// scripted faults, can note what it did to the call.
+func CallInfoOf(r *http.Request) *CallInfo { return recorderOf(r) }

@@ -65,7 +65,11 @@ type Addon struct {
 	RedirectURI  string          `json:"redirectUri"`
 	WebhookURL   string          `json:"webhookUrl,omitempty"`
 	Endpoints    []EndpointGrant `json:"endpoints"`
-	Status       string          `json:"status,omitempty"` // installed, suspended, terminated, uninstalled
+	Status       string          `json:"status,omitempty"` // configured, installed, suspended, terminated, uninstalled (see status.go)
+	// PaymentGateway is a payment add-on's gateway address template (spec:
+	// payment flow step 1) with #LANGUAGE#, #ESHOP_ID# or #ESHOP_URL# and
+	// #PAYMENT_CODE#; sandbox/payments fills it in.
+	PaymentGateway string `json:"paymentGatewayUrl,omitempty"`
 }
 
 // Approved reports whether the add-on may call the operation.

@@ -55,6 +55,9 @@ func (a *Authenticator) Authenticate(r *http.Request) (*Principal, error) {
 func Lookup(tx *store.Tx, tok string) (*Principal, error) {
 	raw, err := tx.Get(store.Global, TokensCollection, tok)
 	if errors.Is(err, sandbox.ErrNotFound) {
+		if rerr := revoked(tx, tok); rerr != nil {
+			return nil, rerr
+		}
 		return nil, sandbox.Errorf(sandbox.KindUnauthorized, sandbox.CodeInvalidToken, "access-token",
 			"The access token is not valid. GET /_sandbox/eshops lists the sandbox's tokens.")
 	}
@@ -81,6 +84,9 @@ func Lookup(tx *store.Tx, tok string) (*Principal, error) {
 		}
 		var ad Addon
 		if err := json.Unmarshal(raw, &ad); err != nil {
+			return nil, err
+		}
+		if err := ad.CallsAllowed(t.EshopID); err != nil {
 			return nil, err
 		}
 		p.Addon = &ad

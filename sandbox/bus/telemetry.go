@@ -23,6 +23,11 @@ type Call struct {
 	RespHeader http.Header   `json:"responseHeaders,omitempty"`
 	RespBody   []byte        `json:"responseBody,omitempty"`
 	RemoteAddr string        `json:"remoteAddr,omitempty"`
+	// Bodies are capped by the recorder: the sizes are the full lengths,
+	// larger than the kept bytes when Truncated is set.
+	ReqBodySize  int64 `json:"requestBodySize,omitempty"`
+	RespBodySize int64 `json:"responseBodySize,omitempty"`
+	Truncated    bool  `json:"truncated,omitempty"`
 }
 
 // Delivery is the TopicDelivery payload: one attempt to deliver a webhook
@@ -44,6 +49,7 @@ type Delivery struct {
 	ReqBody   []byte        `json:"requestBody,omitempty"`
 	RespBody  []byte        `json:"responseBody,omitempty"`
 	NextTry   *time.Time    `json:"nextTry,omitempty"` // when the next attempt is due, if any
+	Fault     string        `json:"fault,omitempty"`   // name of a scripted fault applied to the attempt
 }
 
 // JobChange is the TopicJob payload: an asynchronous job changed state.

@@ -144,6 +144,11 @@ func (l *Limiter) Middleware(next http.Handler) http.Handler {
 		}
 		release, err := l.admit(w, r)
 		if err != nil {
+			// The router never sees a refused call; tell the traffic
+			// recorder which operation it was meant for.
+			if ci := api.CallInfoOf(r); ci != nil && ci.Operation == "" && l.Operation != nil {
+				ci.Operation = l.Operation(r)
+			}
 			api.WriteError(w, r, l.headers, err)
 			return
 		}
@@ -182,16 +187,7 @@ func (l *Limiter) admit(w http.ResponseWriter, r *http.Request) (func(), error) 
 	now := l.clock.Now()
 	tok := l.token(r)
 	ip := clientIP(r)
-	lockKey := ""
-	if isWrite(r.Method) {
-		owner := "t:" + tok
-		if l.EshopOf != nil && tok != "" {
-			if id, ok := l.EshopOf(tok); ok {
-				owner = "e:" + strconv.Itoa(id)
-			}
-		}
-		lockKey = owner + " " + r.Method + " " + r.URL.RequestURI()
-	}
+	lockKey := l.lockKey(r)
 	op := ""
 	if l.Operation != nil {
 		op = l.Operation(r)
@@ -216,22 +212,7 @@ func (l *Limiter) admit(w http.ResponseWriter, r *http.Request) (func(), error) 
 	}
 
 	// The bucket header goes on every API response, limits on or off.
-	key := tok
-	if key == "" {
-		key = "ip:" + ip
-	}
-	b := l.buckets[key]
-	if b == nil {
-		b = &bucket{at: now}
-		l.buckets[key] = b
-	}
-	if cfg.BucketLeak > 0 {
-		b.level -= float64(now.Sub(b.at)) / float64(cfg.BucketLeak)
-	}
-	if b.level < 0 {
-		b.level = 0
-	}
-	b.at = now
+	b := l.bucketOf(r, now)
 	capacity := cfg.BucketCapacity
 	if capacity <= 0 {
 		capacity = 1
@@ -242,10 +223,7 @@ func (l *Limiter) admit(w http.ResponseWriter, r *http.Request) (func(), error) 
 	}
 	w.Header().Set("X-RateLimit-Bucket-Filling", fmt.Sprintf("%d/%d", min(int(b.level+0.999999), capacity), capacity))
 	if full {
-		wait := time.Duration((b.level + 1 - float64(capacity)) * float64(cfg.BucketLeak))
-		w.Header().Set("Retry-After", now.Add(wait).UTC().Format(http.TimeFormat))
-		return nil, sandbox.Errorf(sandbox.KindTooManyRequests, CodeRateLimited, "access-token",
-			"The rate limit bucket is full (%d/%d). Retry after %s.", capacity, capacity, now.Add(wait).UTC().Format(http.TimeFormat))
+		return nil, l.refuseFull(w, b, now, capacity, cfg.BucketLeak)
 	}
 	if cfg.Off {
 		return func() {}, nil
@@ -290,4 +268,92 @@ func (l *Limiter) admit(w http.ResponseWriter, r *http.Request) (func(), error) 
 			delete(l.locks, lockKey)
 		}
 	}, nil
+}
+
+// refuseFull sets Retry-After for a full bucket and returns its 429.
+func (l *Limiter) refuseFull(w http.ResponseWriter, b *bucket, now time.Time, capacity int, leak time.Duration) error {
+	wait := time.Duration((b.level + 1 - float64(capacity)) * float64(leak))
+	// An HTTP date has whole seconds: round up, so a client that waits
+	// until Retry-After finds room in the bucket.
+	due := now.Add(wait)
+	if t := due.Truncate(time.Second); t.Before(due) {
+		due = t.Add(time.Second)
+	}
+	at := due.UTC().Format(http.TimeFormat)
+	w.Header().Set("Retry-After", at)
+	return sandbox.Errorf(sandbox.KindTooManyRequests, CodeRateLimited, "access-token",
+		"The rate limit bucket is full (%d/%d). Retry after %s.", capacity, capacity, at)
+}
+
+// bucketOf returns the caller's bucket, leaked up to now. Callers hold mu.
+func (l *Limiter) bucketOf(r *http.Request, now time.Time) *bucket {
+	key := l.token(r)
+	if key == "" {
+		key = "ip:" + clientIP(r)
+	}
+	b := l.buckets[key]
+	if b == nil {
+		b = &bucket{at: now}
+		l.buckets[key] = b
+	}
+	if l.cfg.BucketLeak > 0 {
+		b.level -= float64(now.Sub(b.at)) / float64(l.cfg.BucketLeak)
+	}
+	if b.level < 0 {
+		b.level = 0
+	}
+	b.at = now
+	return b
+}
+
+// lockKey is the write lock a request takes: per e-shop (or token), method
+// and URL; "" for reads.
+func (l *Limiter) lockKey(r *http.Request) string {
+	if !isWrite(r.Method) {
+		return ""
+	}
+	tok := l.token(r)
+	owner := "t:" + tok
+	if l.EshopOf != nil && tok != "" {
+		if id, ok := l.EshopOf(tok); ok {
+			owner = "e:" + strconv.Itoa(id)
+		}
+	}
+	return owner + " " + r.Method + " " + r.URL.RequestURI()
+}
+
+// FillBucket fills the caller's rate bucket to the brim, as a burst of
+// calls would, and answers this call the 429 a full bucket gives (with
+// Retry-After and the bucket header). Scripted faults use it; the bucket
+// then leaks on the sandbox clock as usual.
+func (l *Limiter) FillBucket(w http.ResponseWriter, r *http.Request) error {
+	now := l.clock.Now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.bucketOf(r, now)
+	capacity := l.cfg.BucketCapacity
+	if capacity <= 0 {
+		capacity = 1
+	}
+	b.level = float64(capacity)
+	w.Header().Set("X-RateLimit-Bucket-Filling", fmt.Sprintf("%d/%d", capacity, capacity))
+	return l.refuseFull(w, b, now, capacity, l.cfg.BucketLeak)
+}
+
+// HoldLock holds the write lock of the request's URL for d on the sandbox
+// clock, as if an identical request were being processed, and returns the
+// 423 that this request (and identical ones until then) gets. Scripted
+// faults use it. For a read there is no lock to hold; the 423 is still
+// returned.
+func (l *Limiter) HoldLock(r *http.Request, d time.Duration) error {
+	key := l.lockKey(r)
+	now := l.clock.Now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if key != "" {
+		l.lockGen++
+		l.locks[key] = lock{expires: now.Add(d), gen: l.lockGen}
+	}
+	return sandbox.Errorf(sandbox.KindLocked, CodeLocked, "unknown",
+		"An identical %s request to %s is being processed; retry later.", r.Method, r.URL.Path)
 }
