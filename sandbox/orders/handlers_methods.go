@@ -1,0 +1,231 @@
+package orders
+
+import (
+	"strings"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/api"
+)
+
+// methodItem describes the payment or the shipping side of an order:
+// the item type, the method collection, the order's main-method field and
+// its list of method items.
+type methodItem struct {
+	itemType, coll, main, list, key, what string
+}
+
+var (
+	paymentSide  = methodItem{TypeBilling, PaymentMethods, "paymentMethod", "paymentMethods", "paymentMethod", "payment method"}
+	shippingSide = methodItem{TypeShipping, ShippingMethods, "shipping", "shippings", "shipping", "shipping method"}
+)
+
+func (s *Service) createPayment(r *api.Request) (any, error) { return s.addMethodItem(r, paymentSide) }
+func (s *Service) createShipping(r *api.Request) (any, error) {
+	return s.addMethodItem(r, shippingSide)
+}
+func (s *Service) updatePayment(r *api.Request) (any, error) {
+	return s.changeMethodItem(r, paymentSide)
+}
+func (s *Service) updateShipping(r *api.Request) (any, error) {
+	return s.changeMethodItem(r, shippingSide)
+}
+
+// addMethodItem adds a billing or shipping item for a method (data.guid)
+// with its price; the method becomes the order's main one when it has
+// none.
+func (s *Service) addMethodItem(r *api.Request, side methodItem) (any, error) {
+	body, err := r.Body()
+	if err != nil {
+		return nil, err
+	}
+	data := Data(body)
+	out, err := s.modify(r, func(sh *Shop, o map[string]any) (any, error) {
+		m, err := sh.method(side.coll, data["guid"], "data.guid", side.what, false, "")
+		if err != nil {
+			return nil, err
+		}
+		in := map[string]any{"itemType": side.itemType, "name": m["name"]}
+		for k, v := range data {
+			if k != "guid" {
+				in[k] = v
+			}
+		}
+		pm, sm := sh.methodOf(o, PaymentMethods), sh.methodOf(o, ShippingMethods)
+		rec, err := sh.addItem(o, in, Flags{}, pm, sm)
+		if err != nil {
+			return nil, err
+		}
+		sh.linkMethod(o, side, rec["itemId"], m)
+		if err := sh.Touch(o); err != nil {
+			return nil, err
+		}
+		return orderData(sh, o)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &api.Result{Status: 201, Data: out}, nil
+}
+
+// linkMethod points the order's method list (and main method when unset
+// or held by this item) at m.
+func (sh *Shop) linkMethod(o map[string]any, side methodItem, itemID any, m map[string]any) {
+	id, _ := intOf(itemID)
+	list, _ := o[side.list].([]any)
+	found := false
+	for _, v := range list {
+		if e, ok := v.(map[string]any); ok {
+			if n, _ := intOf(e["itemId"]); n == id {
+				e[side.key], found = ref(m), true
+			}
+		}
+	}
+	if !found {
+		list = append(list, map[string]any{"itemId": id, side.key: ref(m)})
+	}
+	o[side.list] = list
+	if o[side.main] == nil || len(list) == 1 {
+		o[side.main] = ref(m)
+	}
+}
+
+// changeMethodItem changes a billing or shipping item: its method
+// (data.guid, which renames the item), price and status.
+func (s *Service) changeMethodItem(r *api.Request, side methodItem) (any, error) {
+	body, err := r.Body()
+	if err != nil {
+		return nil, err
+	}
+	data := Data(body)
+	return s.modify(r, func(sh *Shop, o map[string]any) (any, error) {
+		it, err := findItem(o, r.Var("id"), side.itemType)
+		if err != nil {
+			return nil, err
+		}
+		change := map[string]any{}
+		for k, v := range data {
+			if k != "guid" {
+				change[k] = v
+			}
+		}
+		if g := strings.TrimSpace(str(data["guid"])); g != "" {
+			m, err := sh.method(side.coll, g, "data.guid", side.what, false, "")
+			if err != nil {
+				return nil, err
+			}
+			change["name"] = m["name"]
+			sh.linkMethod(o, side, it["itemId"], m)
+		}
+		if err := sh.changeItem(o, it, change, false); err != nil {
+			return nil, err
+		}
+		if err := sh.Touch(o); err != nil {
+			return nil, err
+		}
+		return itemData(sh, it)
+	})
+}
+
+// documentFromOrder serves the three "document from order" operations:
+// CreateInvoiceFromOrder, DeliveryNoteFromOrder and
+// CreateProformaInvoiceFromOrder. An order that already has a valid
+// document of the kind answers 409 unless suppressExistenceCheck=true.
+func (s *Service) documentFromOrder(k DocKind) api.HandlerFunc {
+	return func(r *api.Request) (any, error) {
+		var data map[string]any
+		if r.ContentLength != 0 {
+			body, err := r.Body()
+			if err != nil {
+				return nil, err
+			}
+			data = Data(body)
+		}
+		skip, err := r.BoolQuery(FlagExistence)
+		if err != nil {
+			return nil, err
+		}
+		opt, err := docOptions(k, data)
+		if err != nil {
+			return nil, err
+		}
+		out, err := s.modify(r, func(sh *Shop, o map[string]any) (any, error) {
+			if c := str(o[k.OrderField]); c != "" && sh.Tx.Exists(sh.ID, k.Collection, c) && !skip && k != KindDeliveryNote {
+				return nil, sandbox.Conflict(c, "Order %s already has %s %s; send %s=true to issue another.", str(o["code"]), k.Key, c, FlagExistence)
+			}
+			if v := data["billingMethodId"]; v != nil {
+				bm, err := sh.billingMethod(v, nil, "data.billingMethodId")
+				if err != nil {
+					return nil, err
+				}
+				opt.BillingMethod = bm
+			}
+			doc, err := sh.CreateDocument(k, o, opt)
+			if err != nil {
+				return nil, err
+			}
+			if err := SaveOrder(sh.Tx, sh.ID, o); err != nil {
+				return nil, err
+			}
+			rec, err := Render(doc, sh.View())
+			if err != nil {
+				return nil, err
+			}
+			return map[string]any{k.Key: rec}, nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		return &api.Result{Status: 201, Data: out}, nil
+	}
+}
+
+// docOptions reads the optional fields of a document-from-order body.
+func docOptions(k DocKind, data map[string]any) (DocOptions, error) {
+	var opt DocOptions
+	switch k {
+	case KindInvoice:
+		opt.Code = strings.TrimSpace(str(data["invoiceCode"]))
+		opt.ProformaCode = strings.TrimSpace(str(data["proformaInvoiceCode"]))
+		if list, ok := data["proofPaymentCodes"].([]any); ok {
+			for _, c := range list {
+				opt.ProofCodes = append(opt.ProofCodes, str(c))
+			}
+		}
+		opt.TaxDate = str(data["taxDate"])
+	case KindProforma:
+		opt.Code = strings.TrimSpace(str(data["proformaInvoiceCode"]))
+	case KindDeliveryNote:
+		opt.Code = strings.TrimSpace(str(data["code"]))
+		opt.Date = str(data["date"])
+	}
+	if strings.ContainsAny(opt.Code, ":*?/") {
+		return opt, sandbox.Invalid("data", "A document code must not contain ':', '*', '?' or '/'.")
+	}
+	opt.DueDate = str(data["dueDate"])
+	opt.ConstSymbol = data["constSymbol"]
+	if v := data["specSymbol"]; v != nil && v != "" {
+		n, ok := intOf(v)
+		if !ok {
+			if d, err := statusIDOf(v, "data.specSymbol"); err == nil {
+				n, ok = int64(*d), true
+			}
+		}
+		if !ok {
+			return opt, sandbox.Invalid("data.specSymbol", "Field data.specSymbol must be a whole number.")
+		}
+		opt.SpecSymbol = n
+	}
+	if v := data["varSymbol"]; v != nil && v != "" {
+		n, ok := intOf(v)
+		if !ok {
+			if d, err := statusIDOf(v, "data.varSymbol"); err == nil {
+				n, ok = int64(*d), true
+			}
+		}
+		if !ok {
+			return opt, sandbox.Invalid("data.varSymbol", "Field data.varSymbol must be a whole number.")
+		}
+		opt.VarSymbol = &n
+	}
+	return opt, nil
+}

@@ -1,0 +1,269 @@
+package orders
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/changelog"
+)
+
+// statusFlags are the flags of the status-changing endpoints.
+var statusFlags = []string{FlagDocuments, FlagEmails, FlagSMS}
+
+// updateStatus serves PATCH /api/orders/{code}/status and the spec's
+// PATCH /orders/{code}/status: statusId (integer or digit string), paid,
+// billingMethodId. A body that changes nothing answers 422 (the spec: the
+// order status modification answers 422 in some cases).
+func (s *Service) updateStatus(r *api.Request) (any, error) {
+	body, err := s.Body(r)
+	if err != nil {
+		return nil, err
+	}
+	flags, err := ReadFlags(r, body, statusFlags...)
+	if err != nil {
+		return nil, err
+	}
+	data := Data(body)
+	if data["statusId"] == nil && data["paid"] == nil && data["billingMethodId"] == nil {
+		return nil, sandbox.Unprocessable(sandbox.CodeSchemaMismatch, "data", "Send data.statusId, data.paid or data.billingMethodId: the request changes nothing.")
+	}
+	return s.modify(r, func(sh *Shop, o map[string]any) (any, error) {
+		opt := ChangeOptions{SuppressDocuments: flags[FlagDocuments], SuppressEmails: flags[FlagEmails]}
+		st, err := sh.targetStatus(o, data["statusId"])
+		if err != nil {
+			return nil, err
+		}
+		if p, ok := data["paid"].(bool); ok {
+			opt.Paid = &p
+		}
+		if v := data["billingMethodId"]; v != nil {
+			bm, err := sh.billingMethod(v, nil, "data.billingMethodId")
+			if err != nil {
+				return nil, err
+			}
+			opt.BillingMethod, _ = bm.(map[string]any)
+		}
+		changed, err := sh.ApplyStatus(o, st, opt)
+		if err != nil {
+			return nil, err
+		}
+		if changed {
+			if err := SaveOrder(sh.Tx, sh.ID, o); err != nil {
+				return nil, err
+			}
+		}
+		return orderData(sh, o)
+	})
+}
+
+// targetStatus resolves the requested status (the order's own when none
+// is given).
+func (sh *Shop) targetStatus(o map[string]any, v any) (Status, error) {
+	if v == nil {
+		cur, _ := o["status"].(map[string]any)
+		id, _ := intOf(cur["id"])
+		return sh.Statuses.Get(int(id), "data.statusId")
+	}
+	id, err := statusIDOf(v, "data.statusId")
+	if err != nil {
+		return Status{}, err
+	}
+	return sh.Statuses.Get(*id, "data.statusId")
+}
+
+// bulkStatus serves PATCH /api/orders/status-change: one status for many
+// orders. Unknown codes are skipped and listed in errors with 200 (spec,
+// Errors rule 2).
+func (s *Service) bulkStatus(r *api.Request) (any, error) {
+	body, err := s.Body(r)
+	if err != nil {
+		return nil, err
+	}
+	flags, err := ReadFlags(r, body, statusFlags...)
+	if err != nil {
+		return nil, err
+	}
+	data := Data(body)
+	codes, _ := data["orderCodes"].([]any)
+	if len(codes) == 0 {
+		return nil, sandbox.Invalid("data.orderCodes", "Field data.orderCodes must list at least one order code.")
+	}
+	if data["statusId"] == nil {
+		return nil, sandbox.Invalid("data.statusId", "Field data.statusId is required.")
+	}
+	var skipped []api.ErrorItem
+	err = s.update(r, func(sh *Shop) error {
+		skipped = nil
+		st, err := sh.targetStatus(nil, data["statusId"])
+		if err != nil {
+			return err
+		}
+		var changedCodes []string
+		for _, c := range codes {
+			code := str(c)
+			o, err := LoadOrder(sh.Tx, sh.ID, code)
+			if err != nil {
+				skipped = append(skipped, api.ErrorItemOf(err))
+				continue
+			}
+			changed, err := sh.ApplyStatus(o, st, ChangeOptions{SuppressDocuments: flags[FlagDocuments], SuppressEmails: flags[FlagEmails]})
+			if err != nil {
+				return err
+			}
+			if changed {
+				if err := SaveOrder(sh.Tx, sh.ID, o); err != nil {
+					return err
+				}
+				changedCodes = append(changedCodes, code)
+			}
+		}
+		if len(changedCodes) > 0 {
+			// The mass event accompanies the single-entity events (spec,
+			// Events rule 5).
+			list, _ := json.Marshal(changedCodes)
+			sh.Tx.Emit(sandbox.Event{EshopID: sh.ID, Kind: "order:massUpdate", Instance: string(list)})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &api.Result{Status: 200, Data: nil, Errors: skipped}, nil
+}
+
+// updateHead serves PATCH /api/orders/{code}/head: addresses and contact
+// fields, merged field by field. A canceled order's head is frozen: 422
+// (the spec says the header modification answers 422 in some cases).
+func (s *Service) updateHead(r *api.Request) (any, error) {
+	body, err := r.Body()
+	if err != nil {
+		return nil, err
+	}
+	data := Data(body)
+	return s.modify(r, func(sh *Shop, o map[string]any) (any, error) {
+		if sh.OrderCanceled(o) {
+			return nil, sandbox.Unprocessable("order-canceled", r.Var("code"), "Order %s is canceled; its head can no longer be changed.", r.Var("code"))
+		}
+		mode := sh.StreetMode()
+		for _, k := range []struct {
+			name string
+			keys []string
+		}{{"billingAddress", billingAddressKeys}, {"deliveryAddress", addressKeys}} {
+			in, ok := data[k.name].(map[string]any)
+			if !ok {
+				continue
+			}
+			cur, _ := o[k.name].(map[string]any)
+			if cur == nil {
+				cur = shape(nil, k.keys)
+			}
+			merged := copyMap(cur)
+			for key, v := range in {
+				merged[key] = v
+			}
+			if _, sentStreet := in["street"]; sentStreet {
+				NormalizeStreet(merged, mode)
+			}
+			o[k.name] = shape(merged, k.keys)
+		}
+		for _, key := range []string{"email", "phone", "birthDate", "addressesEqual"} {
+			if v, ok := data[key]; ok {
+				o[key] = v
+			}
+		}
+		if v, ok := data["customerGuid"]; ok {
+			g := strings.TrimSpace(str(v))
+			if g != "" && !sh.Tx.Exists(sh.ID, CustomersCollection, g) {
+				return nil, sandbox.Invalid("data.customerGuid", "Field data.customerGuid: customer %s does not exist in this e-shop.", g)
+			}
+			o["customerGuid"] = nullIfEmpty(g)
+		}
+		if v := strings.TrimSpace(str(data["creationTime"])); v != "" {
+			t, err := sandbox.ParseTime(v)
+			if err != nil {
+				return nil, sandbox.Invalid("data.creationTime", "Field data.creationTime must be a date-time like 2025-01-31T12:00:00+0100.")
+			}
+			o["creationTime"] = sandbox.FormatTime(t)
+		}
+		if err := sh.Touch(o); err != nil {
+			return nil, err
+		}
+		return orderData(sh, o)
+	})
+}
+
+// updateNotes serves PATCH /api/orders/{code}/notes.
+func (s *Service) updateNotes(r *api.Request) (any, error) {
+	body, err := r.Body()
+	if err != nil {
+		return nil, err
+	}
+	data := Data(body)
+	return s.modify(r, func(sh *Shop, o map[string]any) (any, error) {
+		notes, _ := o["notes"].(map[string]any)
+		if notes == nil {
+			notes = sh.notes(nil)
+		}
+		for _, k := range []string{"customerRemark", "eshopRemark", "trackingNumber"} {
+			if v, ok := data[k]; ok {
+				notes[k] = v
+			}
+		}
+		if _, ok := data["trackingNumber"]; ok {
+			notes["trackingUrl"] = sh.trackingURL(o, str(data["trackingNumber"]))
+		}
+		if list, ok := data["additionalFields"].([]any); ok {
+			fields, _ := notes["additionalFields"].([]any)
+			for i, f := range list {
+				m, _ := f.(map[string]any)
+				idx, _ := intOf(m["index"])
+				found := false
+				for _, cur := range fields {
+					cm, _ := cur.(map[string]any)
+					if n, _ := intOf(cm["index"]); n == idx {
+						cm["text"], found = m["text"], true
+					}
+				}
+				if !found {
+					return nil, sandbox.Invalid("data.additionalFields["+itoa(int64(i))+"].index", "The e-shop has no additional order field %d.", idx)
+				}
+			}
+		}
+		o["notes"] = notes
+		return nil, sh.Touch(o)
+	})
+}
+
+// trackingURL joins the shipping method's tracking address and a number.
+func (sh *Shop) trackingURL(o map[string]any, number string) any {
+	if number == "" {
+		return nil
+	}
+	ship, _ := o["shipping"].(map[string]any)
+	m, err := Get(sh.Tx, sh.ID, ShippingMethods, str(ship["guid"]), "Shipping method")
+	if err != nil || str(m["trackingUrl"]) == "" {
+		return nil
+	}
+	return str(m["trackingUrl"]) + number
+}
+
+// deleteOrder serves DELETE /api/orders/{code}: the stock the order took
+// goes back, its history goes, its documents stay; order:delete.
+func (s *Service) deleteOrder(r *api.Request) (any, error) {
+	return s.modify(r, func(sh *Shop, o map[string]any) (any, error) {
+		code := str(o["code"])
+		if err := sh.ReturnStock(o); err != nil {
+			return nil, err
+		}
+		if err := sh.Tx.Delete(sh.ID, Collection, code); err != nil {
+			return nil, err
+		}
+		if err := sh.deleteOrderHistory(code); err != nil {
+			return nil, err
+		}
+		sh.Emit(EventDelete, code)
+		return nil, sh.LogChange(Collection, code, changelog.Delete)
+	})
+}

@@ -1,0 +1,146 @@
+package orders
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/store"
+)
+
+// Store collections this package writes. The document collections use
+// "code" as the id; the issue-3 read endpoints serve them.
+const (
+	Collection          = "orders"
+	InvoicesCollection  = "invoices"
+	ProformaCollection  = "proforma-invoices"
+	CreditNotes         = "credit-notes"
+	DeliveryNotes       = "delivery-notes"
+	ProofPayments       = "proof-payments"
+	StocksCollection    = "stocks"
+	ProductsCollection  = "products"
+	MovementsCollection = "stock-movements"
+	OutboxCollection    = "outbox"
+	ChangesCollection   = "order-changes"
+	PaymentCodes        = "payment-codes"
+	PaymentMethods      = "payment-methods"
+	ShippingMethods     = "shipping-methods"
+	CustomersCollection = "customers"
+	GiftsCollection     = "order-gifts"
+	GiftSettings        = "order-gift-settings"
+)
+
+// Encode writes a record as compact JSON without HTML escaping, keeping
+// json.Number values exact.
+func Encode(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// Get reads a record of a collection as a map; a missing one answers 404
+// naming what and which.
+func Get(tx *store.Tx, eshopID int, coll, id, what string) (map[string]any, error) {
+	raw, err := tx.Get(eshopID, coll, id)
+	if errors.Is(err, sandbox.ErrNotFound) {
+		return nil, sandbox.NotFound(id, "%s %q does not exist in this e-shop.", what, id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	m, err := api.DecodeObject(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", coll, id, err)
+	}
+	delete(m, "_seq")
+	return m, nil
+}
+
+// Put stores a record under its id.
+func Put(tx *store.Tx, eshopID int, coll, id string, rec map[string]any) error {
+	raw, err := Encode(rec)
+	if err != nil {
+		return err
+	}
+	_, err = tx.Put(eshopID, coll, id, raw)
+	return err
+}
+
+// LoadOrder reads an order by code (404 when absent).
+func LoadOrder(tx *store.Tx, eshopID int, code string) (map[string]any, error) {
+	return Get(tx, eshopID, Collection, code, "Order")
+}
+
+// SaveOrder stores an order under its code.
+func SaveOrder(tx *store.Tx, eshopID int, o map[string]any) error {
+	return Put(tx, eshopID, Collection, str(o["code"]), o)
+}
+
+// Render shows a stored record to a client: placeholders filled in,
+// sandbox metadata removed.
+func Render(rec map[string]any, v api.View) (map[string]any, error) {
+	raw, err := Encode(rec)
+	if err != nil {
+		return nil, err
+	}
+	return api.Render(raw, v)
+}
+
+// items returns an order's items as maps.
+func items(o map[string]any) []map[string]any {
+	list, _ := o["items"].([]any)
+	out := make([]map[string]any, 0, len(list))
+	for _, v := range list {
+		if m, ok := v.(map[string]any); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// setItems stores the item maps back into the order.
+func setItems(o map[string]any, list []map[string]any) {
+	out := make([]any, len(list))
+	for i, m := range list {
+		out[i] = m
+	}
+	o["items"] = out
+}
+
+// intOf reads an integer from a decoded JSON value.
+func intOf(v any) (int64, bool) {
+	switch t := v.(type) {
+	case json.Number:
+		n, err := t.Int64()
+		return n, err == nil
+	case float64:
+		return int64(t), true
+	case int:
+		return int64(t), true
+	case int64:
+		return t, true
+	}
+	return 0, false
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func jsonNumber(s string) json.Number { return json.Number(s) }
+
+// decodeRecord parses a stored record without its store metadata.
+func decodeRecord(doc []byte) (map[string]any, error) {
+	m, err := api.DecodeObject(doc)
+	if err != nil {
+		return nil, err
+	}
+	delete(m, "_seq")
+	return m, nil
+}

@@ -1,0 +1,144 @@
+package orders
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/store"
+)
+
+// Shop is one e-shop as an order operation sees it inside a transaction:
+// its metadata, settings and status list, read once.
+type Shop struct {
+	Tx       *store.Tx
+	ID       int
+	Meta     *eshop.Meta
+	Info     gjson.Result // eshop.json
+	Statuses *Statuses
+	Fields   map[string]any // customer-fields.json
+	Now      time.Time
+	BaseURL  string
+	EshopURL string
+	cat      *Catalog
+}
+
+// OpenShop reads an e-shop's settings inside tx.
+func OpenShop(tx *store.Tx, eshopID int, site *eshop.Site) (*Shop, error) {
+	meta, err := eshop.Get(tx, eshopID)
+	if err != nil {
+		return nil, err
+	}
+	s := &Shop{Tx: tx, ID: eshopID, Meta: meta, Now: tx.Now(), BaseURL: site.BaseURL, EshopURL: site.EshopURL(eshopID)}
+	if raw, err := tx.Get(eshopID, eshop.InfoCollection, "info"); err == nil {
+		s.Info = gjson.ParseBytes(raw)
+	}
+	raw, err := tx.Get(eshopID, eshop.InfoCollection, "order-statuses")
+	if errors.Is(err, sandbox.ErrNotFound) {
+		return nil, fmt.Errorf("e-shop %d has no order-statuses.json", eshopID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if s.Statuses, err = ParseStatuses(raw); err != nil {
+		return nil, err
+	}
+	s.Fields = map[string]any{}
+	if raw, err := tx.Get(eshopID, eshop.InfoCollection, "customer-fields"); err == nil {
+		_ = json.Unmarshal(raw, &s.Fields)
+	}
+	return s, nil
+}
+
+// StreetMode is the e-shop's address rule 1 setting.
+func (s *Shop) StreetMode() string {
+	if m, _ := s.Fields["_streetMode"].(string); m == StreetCombined {
+		return StreetCombined
+	}
+	return StreetSplit
+}
+
+// View is the rendering view of this e-shop in its default texts.
+func (s *Shop) View() api.View {
+	return api.View{BaseURL: s.BaseURL, EshopURL: s.EshopURL}
+}
+
+// Time formats the transaction time in the service's layout.
+func (s *Shop) Time() string { return sandbox.FormatTime(s.Now) }
+
+// Emit queues a domain event of this e-shop.
+func (s *Shop) Emit(kind, instance string) {
+	s.Tx.Emit(sandbox.Event{EshopID: s.ID, Kind: kind, Instance: instance})
+}
+
+// Currency returns an e-shop currency's settings (eshop.json currencies).
+func (s *Shop) Currency(code string) gjson.Result {
+	for _, c := range s.Info.Get("currencies").Array() {
+		if c.Get("code").String() == code {
+			return c
+		}
+	}
+	return gjson.Result{}
+}
+
+// StatusRef is the {id, name} object of a status.
+func StatusRef(st Status) map[string]any {
+	return map[string]any{"id": st.ID, "name": st.Name}
+}
+
+// NextCode returns the next document or order code of a collection: the
+// sequence continues after the seeded codes; an unseeded collection
+// starts at <year>000001 like the service's numbering. Codes already in
+// use are skipped.
+func (s *Shop) NextCode(coll string) (string, error) {
+	for {
+		n, err := s.Tx.Next(s.ID, coll)
+		if err != nil {
+			return "", err
+		}
+		if n < 1_000_000 {
+			n += int64(s.Now.Year()) * 1_000_000
+			if err := s.Tx.SetSequence(s.ID, coll, n); err != nil {
+				return "", err
+			}
+		}
+		code := strconv.FormatInt(n, 10)
+		if !s.Tx.Exists(s.ID, coll, code) {
+			return code, nil
+		}
+	}
+}
+
+// NextID returns the next number of a named sequence, starting above
+// floor (e.g. above the item ids of the fixtures).
+func (s *Shop) NextID(name string) (int64, error) {
+	return s.Tx.Next(s.ID, name)
+}
+
+// Catalog returns the e-shop's product index, built on first use.
+func (s *Shop) Catalog() (*Catalog, error) {
+	if s.cat == nil {
+		c, err := NewCatalog(s.Tx, s.ID)
+		if err != nil {
+			return nil, err
+		}
+		s.cat = c
+	}
+	return s.cat, nil
+}
+
+// catalog is Catalog for lookups that may come up empty on a read error.
+func (s *Shop) catalog() *Catalog {
+	c, err := s.Catalog()
+	if err != nil {
+		return &Catalog{byCode: map[string]variantRef{}, products: map[string][]byte{}}
+	}
+	return c
+}

@@ -1,0 +1,96 @@
+package payments
+
+import (
+	"io"
+	"net/http"
+	"sort"
+	"strings"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/auth"
+	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/orders"
+	"github.com/eshop-sandbox/sandbox/sandbox/store"
+)
+
+// ControlRoutes are the payment parts of the control plane: the
+// operator's activation of a payment method and the gateway records.
+func (s *Service) ControlRoutes() []api.Route {
+	const shop = "/_sandbox/eshops/{eshopId:[0-9]+}"
+	return []api.Route{
+		{Operation: "sandbox.paymentMethods.activate", Method: http.MethodPost, Path: shop + "/payment-methods/{guid}/activate", Handler: s.activate},
+		{Operation: "sandbox.paymentGateways.list", Method: http.MethodGet, Path: shop + "/payment-gateways", Handler: s.gateways},
+		{Operation: "sandbox.paymentGateways.put", Method: http.MethodPut, Path: shop + "/payment-gateways/{addon}", Handler: s.putGateway},
+	}
+}
+
+// GatewayView is one add-on's gateway record in the control plane.
+type GatewayView struct {
+	Addon string `json:"addon"`
+	URL   string `json:"url"`
+}
+
+// gateways serves GET /_sandbox/eshops/{id}/payment-gateways: the gateway
+// address of every add-on of the e-shop that has one.
+func (s *Service) gateways(r *api.Request) (any, error) {
+	eshopID := atoi(r.Var("eshopId"))
+	out := []GatewayView{}
+	err := s.Store.View(func(tx *store.Tx) error {
+		if _, err := eshop.Get(tx, eshopID); err != nil {
+			return err
+		}
+		return tx.Scan(eshopID, auth.AddonsCollection, func(name string, _ []byte) bool {
+			if u := Gateway(tx, eshopID, name); u != "" {
+				out = append(out, GatewayView{Addon: name, URL: u})
+			}
+			return true
+		})
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].Addon < out[j].Addon })
+	return map[string]any{"paymentGateways": out}, err
+}
+
+// putGateway serves PUT /_sandbox/eshops/{id}/payment-gateways/{addon}
+// with {"url": "..."}: registers (or, with an empty url, removes) the
+// add-on's gateway address template.
+func (s *Service) putGateway(r *api.Request) (any, error) {
+	raw, err := io.ReadAll(io.LimitReader(r.Request.Body, 1<<20))
+	if err != nil {
+		return nil, err
+	}
+	v, err := api.DecodeJSON(raw)
+	if err != nil {
+		return nil, err
+	}
+	in, _ := v.(map[string]any)
+	if d, ok := in["data"].(map[string]any); ok {
+		in = d
+	}
+	tpl := strings.TrimSpace(str(in["url"]))
+	if tpl != "" {
+		if err := CheckTemplate(tpl); err != nil {
+			return nil, sandbox.Invalid("url", "%s.", err.Error())
+		}
+	}
+	eshopID, name := atoi(r.Var("eshopId")), r.Var("addon")
+	err = s.Store.Update(func(tx *store.Tx) error {
+		if _, err := eshop.Get(tx, eshopID); err != nil {
+			return err
+		}
+		a, err := orders.Get(tx, eshopID, auth.AddonsCollection, name, "Add-on")
+		if err != nil {
+			return err
+		}
+		if tpl == "" {
+			delete(a, "paymentGatewayUrl")
+		} else {
+			a["paymentGatewayUrl"] = tpl
+		}
+		return orders.Put(tx, eshopID, auth.AddonsCollection, name, a)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return GatewayView{Addon: name, URL: tpl}, nil
+}

@@ -1,0 +1,116 @@
+package payments
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/auth"
+	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/orders"
+	"github.com/eshop-sandbox/sandbox/sandbox/store"
+)
+
+// Service is the payments behaviour bound to a store; it reuses the
+// order rules for everything a payment does to an order.
+type Service struct {
+	Store  *store.Store
+	Site   *eshop.Site
+	IDs    *sandbox.IDs
+	Orders *orders.Service
+}
+
+// New binds the payments behaviour.
+func New(o *orders.Service) *Service {
+	return &Service{Store: o.Store, Site: o.Site, IDs: o.IDs, Orders: o}
+}
+
+// Start checks every registered gateway address and turns the fixtures'
+// pending online transactions into live payment codes (see Prime).
+func (s *Service) Start(context.Context) error { return s.Prime() }
+
+// Prime runs at start and after a reset: a gateway address that is not a
+// valid template stops the sandbox with the add-on named; a seeded order
+// that waits for an online payment and lists a pending transaction gets
+// that transaction id as its payment code, so the flow can be tried on
+// the fixtures at once.
+func (s *Service) Prime() error {
+	return s.Store.Update(func(tx *store.Tx) error {
+		shops, err := eshop.List(tx)
+		if err != nil {
+			return err
+		}
+		for _, m := range shops {
+			var bad error
+			_ = tx.Scan(m.ID, auth.AddonsCollection, func(name string, doc []byte) bool {
+				if tpl := gjson.GetBytes(doc, "paymentGatewayUrl").String(); tpl != "" {
+					if err := CheckTemplate(tpl); err != nil {
+						bad = fmt.Errorf("e-shop %d, add-on %s: %w", m.ID, name, err)
+						return false
+					}
+				}
+				return true
+			})
+			if bad != nil {
+				return bad
+			}
+			sh, err := orders.OpenShop(tx, m.ID, s.Site)
+			if err != nil {
+				return err
+			}
+			if err := primeCodes(sh); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func primeCodes(sh *orders.Shop) error {
+	var codes []string
+	_ = sh.Tx.Scan(sh.ID, orders.Collection, func(code string, doc []byte) bool {
+		if gjson.GetBytes(doc, "_paymentCode").String() == "" && gjson.GetBytes(doc, `paymentTransactions.#(status=="pending")`).Exists() {
+			codes = append(codes, code)
+		}
+		return true
+	})
+	for _, code := range codes {
+		o, err := orders.LoadOrder(sh.Tx, sh.ID, code)
+		if err != nil {
+			return err
+		}
+		if !sh.NeedsPayment(o) {
+			continue
+		}
+		method := sh.OnlineMethod(o)
+		txs, _ := o["paymentTransactions"].([]any)
+		for _, t := range txs {
+			tm, _ := t.(map[string]any)
+			id, _ := tm["transactionId"].(string)
+			if tm["status"] != orders.TxPending || id == "" || sh.Tx.Exists(sh.ID, orders.PaymentCodes, id) {
+				continue
+			}
+			pc := &orders.PaymentCode{Code: id, OrderCode: code, Addon: fmt.Sprint(method["_addon"]), Status: orders.TxPending,
+				Created: fmt.Sprint(tm["creationTime"]), Changed: fmt.Sprint(tm["changeTime"])}
+			if method["_addon"] == nil {
+				pc.Addon = ""
+			}
+			if err := sh.SavePaymentCode(pc); err != nil {
+				return err
+			}
+			o["_paymentCode"] = id
+		}
+		if err := orders.SaveOrder(sh.Tx, sh.ID, o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}
