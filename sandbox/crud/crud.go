@@ -1,18 +1,22 @@
-// Package crud generates the generic list and detail handlers of every
-// registry row: paging, filters, include sections, language variants and
-// projection onto the reference's list item shape. Behaviour that the
-// table cannot express lives in the behaviour packages instead.
+// Package crud generates the handlers of every registry row: list (paging,
+// filters, include, language), detail, create, update (PATCH merge, or
+// into a translation with language), replace (PUT), delete, synchronous
+// bulk writes with partial success, the change log, and PDF/ISDOC
+// downloads. Answers are shaped by the reference's response schemas
+// (sandbox/shape), so a record created from a minimal body still answers
+// every key the reference requires. Each write records its change and
+// emits its events inside the store transaction. Behaviour the table
+// cannot express lives in behaviour packages (registry Kind Action).
 package crud
 
 import (
-	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/registry"
+	"github.com/eshop-sandbox/sandbox/sandbox/shape"
 	"github.com/eshop-sandbox/sandbox/sandbox/store"
 )
 
@@ -20,173 +24,112 @@ import (
 type Deps struct {
 	Store *store.Store
 	Site  *eshop.Site
+	IDs   *sandbox.IDs
+}
+
+// Engine serves the registry's generic behaviour.
+type Engine struct {
+	reg *registry.Registry
+	d   Deps
+}
+
+// New builds an engine; it loads the schemas' shapes once.
+func New(reg *registry.Registry, d Deps) (*Engine, error) {
+	if err := shape.Load(); err != nil {
+		return nil, err
+	}
+	if d.IDs == nil {
+		d.IDs = sandbox.NewIDs(0)
+	}
+	return &Engine{reg: reg, d: d}, nil
 }
 
 // Handlers returns the generic handlers of every row, keyed by operation.
-// It fails when a row names a list whose item shape the schemas lack.
+// Action ops are left to behaviour packages; every other op must resolve
+// to the shapes its kind needs, else start-up fails naming the row.
 func Handlers(reg *registry.Registry, d Deps) (map[string]api.HandlerFunc, error) {
+	e, err := New(reg, d)
+	if err != nil {
+		return nil, err
+	}
+	return e.Handlers()
+}
+
+// Handlers returns the engine's handlers keyed by operation.
+func (e *Engine) Handlers() (map[string]api.HandlerFunc, error) {
 	out := map[string]api.HandlerFunc{}
-	for _, row := range reg.Resources() {
-		if row.List != nil {
-			fields, err := ItemFields(row.List.Operation, row.List.Key)
+	for _, row := range e.reg.Resources() {
+		for _, op := range row.Ops {
+			h, err := e.handler(row, op)
 			if err != nil {
-				return nil, fmt.Errorf("registry row %s: %w", row.Name, err)
+				return nil, fmt.Errorf("registry row %s, %s: %w", row.Name, op.Operation, err)
 			}
-			out[row.List.Operation] = listHandler(row, fields, d)
-		}
-		if row.Detail != nil {
-			out[row.Detail.Operation] = detailHandler(row, d)
+			if h != nil {
+				out[op.Operation] = h
+			}
 		}
 	}
 	return out, nil
 }
 
-func listHandler(row *registry.Resource, fields []string, d Deps) api.HandlerFunc {
-	l := row.List
-	var sectionNames []string
-	if row.Detail != nil {
-		sectionNames = row.Detail.SectionNames()
+func (e *Engine) handler(row *registry.Resource, op *registry.Op) (api.HandlerFunc, error) {
+	if op.Kind == registry.Action {
+		return nil, nil
 	}
-	return func(r *api.Request) (any, error) {
-		page, perPage := 1, 0
-		if l.Paged {
-			var err error
-			if page, perPage, err = r.Paging(l.PerPage, l.MaxPerPage); err != nil {
-				return nil, err
-			}
-		}
-		if _, err := r.Includes(sectionNames); err != nil {
-			return nil, err
-		}
-		match, err := registry.Compile(l.Filters, r.Query)
-		if err != nil {
-			return nil, err
-		}
-		var items []any
-		var total int
-		err = d.Store.View(func(tx *store.Tx) error {
-			c, err := eshop.NewContext(tx, r, d.Site)
-			if err != nil {
-				return err
-			}
-			offset, limit := (page-1)*perPage, perPage
-			if !l.Paged {
-				offset, limit = 0, int(^uint(0)>>1)
-			}
-			docs, n, err := tx.Page(r.Eshop, row.Name, offset, limit, match)
-			if err != nil {
-				return err
-			}
-			total = n
-			items = make([]any, 0, len(docs))
-			v := c.View()
-			for _, doc := range docs {
-				m, err := api.Render(doc, v)
-				if err != nil {
-					return fmt.Errorf("%s record: %w", row.Name, err)
-				}
-				if l.Item != nil {
-					m = l.Item(m)
-				}
-				items = append(items, project(m, fields))
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		data := map[string]any{l.Key: items}
-		if l.Paged {
-			data["paginator"] = api.NewPaginator(total, page, perPage, len(items))
-		}
-		return data, nil
+	data := shape.Response(op.Operation)
+	if !data.Valid() && op.Kind != registry.Download {
+		return nil, fmt.Errorf("the reference has no JSON response for it")
 	}
-}
-
-func project(m map[string]any, fields []string) map[string]any {
-	out := make(map[string]any, len(fields))
-	for _, f := range fields {
-		out[f] = m[f]
+	if op.Key != "" && !data.HasProp(op.Key) {
+		return nil, fmt.Errorf("response data has no %q", op.Key)
 	}
-	return out
-}
-
-func detailHandler(row *registry.Resource, d Deps) api.HandlerFunc {
-	det := row.Detail
-	names := det.SectionNames()
-	return func(r *api.Request) (any, error) {
-		include, err := r.Includes(names)
-		if err != nil {
-			return nil, err
-		}
-		id := r.Var(det.Var)
-		var rec map[string]any
-		err = d.Store.View(func(tx *store.Tx) error {
-			c, err := eshop.NewContext(tx, r, d.Site)
-			if err != nil {
-				return err
-			}
-			rec, err = Load(tx, r.Eshop, row, id, c)
-			return err
-		})
-		if err != nil {
-			return nil, err
-		}
-		HidePaths(rec, det.HidePaths(include))
-		if det.Key == "" {
-			return rec, nil
-		}
-		return map[string]any{det.Key: rec}, nil
-	}
-}
-
-// Load reads one record and renders it for the context; a missing record
-// answers 404 naming the resource and the identifier.
-func Load(tx *store.Tx, eshopID int, row *registry.Resource, id string, c *eshop.Context) (map[string]any, error) {
-	doc, err := tx.Get(eshopID, row.Name, id)
-	if errors.Is(err, sandbox.ErrNotFound) {
-		return nil, sandbox.NotFound(id, "%s %s %q does not exist in this e-shop.", singular(row.Name), row.IDField, id)
-	}
-	if err != nil {
+	if err := checkKey(row, op, data); err != nil {
 		return nil, err
 	}
-	return api.Render(doc, c.View())
+	switch op.Kind {
+	case registry.List:
+		return e.list(row, op), nil
+	case registry.Detail:
+		return e.detail(row, op), nil
+	case registry.Create:
+		return e.create(row, op), nil
+	case registry.Update:
+		return e.update(row, op), nil
+	case registry.Replace:
+		return e.replace(row, op), nil
+	case registry.Delete:
+		return e.delete(row, op), nil
+	case registry.DeleteAll:
+		return e.deleteAll(row, op), nil
+	case registry.Changes:
+		return e.changes(row, op), nil
+	case registry.BulkCreate:
+		return e.bulkCreate(row, op), nil
+	case registry.BulkUpdate:
+		return e.bulkUpdate(row, op), nil
+	case registry.BulkDelete:
+		return e.bulkDelete(row, op), nil
+	case registry.Download:
+		return e.download(row, op), nil
+	}
+	return nil, fmt.Errorf("unknown kind %q", op.Kind)
 }
 
-func singular(name string) string {
-	name = strings.ReplaceAll(name, "-", " ")
-	name = strings.TrimSuffix(name, "s")
-	return strings.ToUpper(name[:1]) + name[1:]
-}
-
-// HidePaths sets the given field paths to null; "items[].mainImage" walks
-// every element of items.
-func HidePaths(m map[string]any, paths []string) {
-	for _, p := range paths {
-		hide(m, strings.Split(p, "."))
+// checkKey catches a row that answers a record at data while the
+// reference nests it under a key (data.product): a data object that
+// declares exactly one property, an object, is such a wrapper.
+func checkKey(row *registry.Resource, op *registry.Op, data shape.Node) error {
+	if op.Key != "" || op.Fixed != "" || op.Answer != registry.AnswerRecord {
+		return nil
 	}
-}
-
-func hide(m map[string]any, steps []string) {
-	if len(steps) == 0 || m == nil {
-		return
+	switch op.Kind {
+	case registry.Detail, registry.Create, registry.Update:
+	default:
+		return nil
 	}
-	step := steps[0]
-	if strings.HasSuffix(step, "[]") {
-		arr, _ := m[strings.TrimSuffix(step, "[]")].([]any)
-		for _, el := range arr {
-			if em, ok := el.(map[string]any); ok {
-				hide(em, steps[1:])
-			}
-		}
-		return
+	props := data.Props()
+	if len(props) == 1 && data.Prop(props[0]).Is("object") && !data.HasProp(row.IDField) {
+		return fmt.Errorf("the reference answers the record under data.%s: set the op's Key", props[0])
 	}
-	if len(steps) == 1 {
-		if _, ok := m[step]; ok {
-			m[step] = nil
-		}
-		return
-	}
-	child, _ := m[step].(map[string]any)
-	hide(child, steps[1:])
+	return nil
 }

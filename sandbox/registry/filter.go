@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -21,6 +22,10 @@ const (
 	TimeTo                   // date-time field at or before the value
 	From                     // field >= value (string order, for codes)
 	To                       // field <= value
+	DateFrom                 // date (or date-time) field on or after a YYYY-MM-DD value
+	DateTo                   // date (or date-time) field on or before a YYYY-MM-DD value
+	After                    // numeric field greater than the value (lastId)
+	NonZero                  // with value true: a numeric field that is set and not zero
 )
 
 // Filter binds a query parameter to a record field.
@@ -75,7 +80,7 @@ func Compile(filters []Filter, get func(string) string) (Matcher, error) {
 				return found
 			})
 		case TimeFrom, TimeTo:
-			at, err := sandbox.ParseTime(v)
+			at, err := sandbox.ParseTime(PlusFromSpace(v))
 			if err != nil {
 				return nil, sandbox.Errorf(sandbox.KindInvalid, sandbox.CodeInvalidParameter, f.Query,
 					"Query parameter %s must be a date-time like 2024-01-31T12:00:00+0100, not %q.", f.Query, v)
@@ -91,6 +96,39 @@ func Compile(filters []Filter, get func(string) string) (Matcher, error) {
 				}
 				return !t.After(at)
 			})
+		case DateFrom, DateTo:
+			day, ok := dayOf(v)
+			if !ok {
+				return nil, sandbox.Errorf(sandbox.KindInvalid, sandbox.CodeInvalidParameter, f.Query,
+					"Query parameter %s must be a date like 2024-01-31, not %q.", f.Query, v)
+			}
+			from := f.Op == DateFrom
+			tests = append(tests, func(doc []byte) bool {
+				d, ok := dayOf(gjson.GetBytes(doc, f.Path).String())
+				if !ok {
+					return false
+				}
+				if from {
+					return d >= day
+				}
+				return d <= day
+			})
+		case After:
+			n, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				return nil, sandbox.Errorf(sandbox.KindInvalid, sandbox.CodeInvalidParameter, f.Query,
+					"Query parameter %s must be a number, not %q.", f.Query, v)
+			}
+			tests = append(tests, func(doc []byte) bool { return gjson.GetBytes(doc, f.Path).Float() > n })
+		case NonZero:
+			switch v {
+			case "true", "1":
+				tests = append(tests, func(doc []byte) bool { return gjson.GetBytes(doc, f.Path).Float() != 0 })
+			case "false", "0":
+			default:
+				return nil, sandbox.Errorf(sandbox.KindInvalid, sandbox.CodeInvalidParameter, f.Query,
+					"Query parameter %s must be true or false, not %q.", f.Query, v)
+			}
 		case From:
 			tests = append(tests, func(doc []byte) bool { return codeCompare(gjson.GetBytes(doc, f.Path).String(), v) >= 0 })
 		case To:
@@ -135,4 +173,27 @@ func isDigits(s string) bool {
 		}
 	}
 	return true
+}
+
+// dayOf reads the YYYY-MM-DD day of a date or date-time value.
+func dayOf(v string) (string, bool) {
+	if len(v) < 10 || v[4] != '-' || v[7] != '-' {
+		return "", false
+	}
+	for i, c := range v[:10] {
+		if i != 4 && i != 7 && (c < '0' || c > '9') {
+			return "", false
+		}
+	}
+	return v[:10], true
+}
+
+// PlusFromSpace undoes a common client slip: a date-time's "+0100" sent
+// unescaped in a query arrives as " 0100" (form decoding turns + into a
+// space). Only a space before the 4-digit offset is restored.
+func PlusFromSpace(v string) string {
+	if n := len(v); n > 5 && v[n-5] == ' ' && isDigits(v[n-4:]) {
+		return v[:n-5] + "+" + v[n-4:]
+	}
+	return v
 }

@@ -53,20 +53,3 @@ func TestFilters(t *testing.T) {
 		t.Fatal("no values should give no matcher")
 	}
 }
-
-func TestRegistryRejectsDuplicates(t *testing.T) {
-	if _, err := New(Rows()); err != nil {
-		t.Fatalf("default rows: %v", err)
-	}
-	_, err := New([]*Resource{{Name: "a", IDField: "id"}, {Name: "a", IDField: "id"}})
-	if err == nil {
-		t.Fatal("duplicate name accepted")
-	}
-	_, err = New([]*Resource{
-		{Name: "a", IDField: "id", List: &List{Operation: "X"}},
-		{Name: "b", IDField: "id", Detail: &Detail{Operation: "X"}},
-	})
-	if err == nil {
-		t.Fatal("duplicate operation accepted")
-	}
-}

@@ -34,3 +34,13 @@ func customerListItem(c map[string]any) map[string]any {
 	}
 	return c
 }
+
+// salesChannelListItem lists a sales channel by its salesChannel part:
+// the stored record is the detail (salesChannel plus the onlineStore,
+// inStore or marketplace part of its type).
+func salesChannelListItem(c map[string]any) map[string]any {
+	if sc, ok := c["salesChannel"].(map[string]any); ok {
+		return sc
+	}
+	return c
+}

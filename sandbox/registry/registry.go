@@ -1,10 +1,12 @@
 // Package registry is the declarative table of the sandbox's resources:
 // which store collection backs a resource, the field that identifies a
-// record, the reference entity a fixture record must match, how it is
-// listed (array key, paging defaults and maxima, filters) and shown
-// (include sections), and which events it emits. Routes and the generic
-// list and detail handlers are generated from these rows; hand-written
-// handlers exist only where behaviour demands it.
+// record, whether it lives inside a parent record, the reference entity a
+// fixture record must match, and one row per endpoint of the resource
+// (its operation, the generic behaviour it gets, the response key, list
+// paging and filters, include sections). Routes and the generic handlers
+// of sandbox/crud are generated from these rows; the few operations whose
+// behaviour the table cannot express are marked Action and served by a
+// behaviour package. The rows are split by area (rows_*.go).
 package registry
 
 import (
@@ -13,37 +15,163 @@ import (
 	"strings"
 )
 
-// Resource is one row of the table.
+// Kind is the generic behaviour an endpoint gets.
+type Kind string
+
+// The behaviours sandbox/crud implements.
+const (
+	List       Kind = "list"        // GET a collection: paging, filters, include
+	Detail     Kind = "detail"      // GET one record (or the records matching Op.By)
+	Create     Kind = "create"      // POST one record
+	Update     Kind = "update"      // PATCH: merge into the record; with language, into its translation
+	Replace    Kind = "replace"     // PUT: replace the whole set of embedded records
+	Delete     Kind = "delete"      // DELETE one record
+	DeleteAll  Kind = "delete-all"  // DELETE every embedded record of a parent
+	Changes    Kind = "changes"     // GET the change log (from, changeType)
+	BulkCreate Kind = "bulk-create" // POST several records; skipped rows answer 200 with errors
+	BulkUpdate Kind = "bulk-update" // PATCH several records by id
+	BulkDelete Kind = "bulk-delete" // DELETE several records by id
+	Download   Kind = "download"    // GET a record as a PDF or ISDOC file
+	Action     Kind = "action"      // hand-written behaviour (a behaviour package serves it)
+)
+
+// Answer says what a write answers with.
+type Answer string
+
+// Answers of writes.
+const (
+	AnswerRecord Answer = ""       // the written record (default)
+	AnswerParent Answer = "parent" // the parent record of an embedded resource
+	AnswerAll    Answer = "all"    // the whole list (the collection, or the parent's array)
+	AnswerNone   Answer = "none"   // data null
+)
+
+// Resource is one row of the table: a kind of record and its endpoints.
 type Resource struct {
 	Name    string // store collection and fixture file name, e.g. "products"
-	IDField string // top-level field holding the record's identifier
-	Def     string // reference $defs entity each record must match ("" = no check)
-
-	List   *List   // the list endpoint, nil when there is none
-	Detail *Detail // the detail endpoint, nil when there is none
-
-	Events Events // event kinds emitted by writes
-}
-
-// List describes a resource's list endpoint.
-type List struct {
-	Operation  string   // reference operation, e.g. GetListOfProducts
-	Key        string   // array key in data, e.g. "products"
-	Paged      bool     // answers with a paginator
-	PerPage    int      // default itemsPerPage
-	MaxPerPage int      // larger values are replaced by this
-	Filters    []Filter // query filters
-	// Item, when set, adds computed fields of the list item shape that
-	// the stored detail record does not hold (e.g. a product's mainImage).
+	IDField string // field holding the record's identifier
+	Def     string // reference $defs entity each fixture record must match ("" = none)
+	// Parent, when set, makes this an embedded resource: its records are
+	// the elements of an array field of a parent record.
+	Parent *Parent
+	// Alt lists other fields (gjson paths) whose value also identifies a
+	// record in a path, e.g. a brand's guid besides its index name.
+	Alt []string
+	// IDFrom lists request fields whose value becomes a new record's id
+	// (first non-empty wins); SlugFrom names the field slugged into a
+	// string id when none is given. Integer ids come from a sequence and
+	// GUIDs are generated.
+	IDFrom   []string
+	SlugFrom string
+	// LangFields are the texts a PATCH with language writes into the
+	// translation; LangID says the path identifier may be given in the
+	// selected language (spec, common query parameters, rule 3).
+	LangFields []string
+	LangID     bool
+	// Refs and Rename map request fields onto record fields.
+	Refs   []Ref
+	Rename map[string]string
+	// Sections are the include sections of the resource's GET endpoints.
+	Sections []Section
+	// Events emitted by the generic writes.
+	Events Events
+	// ChangeKey is the identifier key of the change log's items ("guid",
+	// "code", "email"); "" keeps no change log.
+	ChangeKey string
+	// BulkMax is the most entities one bulk request may name (413 above).
+	BulkMax int
+	// Item adds computed fields of the list item shape.
 	Item func(record map[string]any) map[string]any
+	// Ops are the resource's endpoints.
+	Ops []*Op
 }
 
-// Detail describes a resource's detail endpoint.
-type Detail struct {
-	Operation string    // reference operation, e.g. GetProductDetail
-	Var       string    // path variable holding the id, e.g. "guid"
-	Key       string    // "" when data is the record itself, else e.g. "order"
-	Sections  []Section // include sections
+// Parent places an embedded resource inside its parent record.
+type Parent struct {
+	Resource string // parent row name
+	Var      string // path variable holding the parent's id
+	Field    string // array field of the parent record holding the elements
+	// Events are emitted on the parent (its id as instance) for writes of
+	// an element, e.g. customer:update for a customer's account.
+	Events bool
+}
+
+// Ref turns a reference in a request (brandCode, categoryGuids) into the
+// embedded object the record holds (brand {code, name}). An unknown
+// reference answers 404 naming the field.
+type Ref struct {
+	Field    string   // request field
+	Into     string   // record field
+	Resource string   // referenced row
+	Pick     []string // fields copied from the referenced record ("" = all)
+	Many     bool     // the request holds a list of ids
+}
+
+// Events names the event kinds a resource's writes emit.
+type Events struct {
+	Create, Update, Delete string
+	// Mass events accompany bulk writes (spec, Events rule 5).
+	MassCreate, MassUpdate, MassDelete string
+}
+
+// Op is one endpoint of a resource.
+type Op struct {
+	Operation string // reference operation, e.g. GetListOfProducts
+	Kind      Kind
+	Var       string // path variable holding the record's id
+	Key       string // data key of the answer ("" = data is the record)
+	// Paging of lists; PerPage 0 means the list is not paged.
+	PerPage, MaxPerPage int
+	Filters             []Filter
+	// By, for Detail, finds records by this field instead of the id
+	// (several when Key names an array).
+	By string
+	// Guards, for a delete, refuse (409) to delete a record other records
+	// still use, unless the request's query flag says to.
+	Guards []Guard
+	// Requires, for a list, names the resource whose record the path
+	// variable Var identifies: the list answers 404 when it does not
+	// exist (the movements of an unknown stock).
+	Requires string
+	// Fixed, for singletons, is the record id the endpoint always uses.
+	Fixed string
+	// Body names the list inside data for bulk writes and Replace ("" =
+	// data itself is the list).
+	Body string
+	// Answer says what a write answers with.
+	Answer Answer
+	// Sections, when set, replace the resource's include sections for
+	// this endpoint (a list that hides what its detail shows).
+	Sections []Section
+	// Format of a Download: "pdf" or "isdoc".
+	Format string
+	// Status is the success status (0 = 200, or 201 for Create).
+	Status int
+}
+
+// Guard is a relation a delete must not break silently: records of
+// Resource whose Path (a gjson path) holds the deleted id use it; the
+// query flag Param=true deletes anyway (the reference's deleteUsed,
+// deleteChildren, force).
+type Guard struct {
+	Param    string
+	Resource string
+	Path     string
+}
+
+// Paged reports whether the list answers with a paginator.
+func (o *Op) Paged() bool { return o.PerPage > 0 }
+
+// SuccessStatus is the status of a successful call.
+func (o *Op) SuccessStatus() int {
+	if o.Status != 0 {
+		return o.Status
+	}
+	switch o.Kind {
+	case Create, BulkCreate:
+		return 201
+	}
+	return 200
 }
 
 // Section is one include section: a name the client writes in include and
@@ -54,53 +182,65 @@ type Section struct {
 	Fields []string
 }
 
-// Events names the event kinds a resource's writes emit.
-type Events struct {
-	Create, Update, Delete string
-}
-
 // Registry holds the rows, indexed by name and operation.
 type Registry struct {
 	rows []*Resource
 	by   map[string]*Resource
-	ops  map[string]*Resource
+	ops  map[string]*Op
+	opOf map[string]*Resource
 }
 
-// New validates rows and indexes them. Duplicate names or operations are
-// a programming error reported at start-up.
+// New validates rows and indexes them. Duplicate names or operations, a
+// parent or reference naming no row, and paging or bulk settings that
+// make no sense are programming errors reported at start-up.
 func New(rows []*Resource) (*Registry, error) {
-	r := &Registry{by: map[string]*Resource{}, ops: map[string]*Resource{}}
+	r := &Registry{by: map[string]*Resource{}, ops: map[string]*Op{}, opOf: map[string]*Resource{}}
 	for _, row := range rows {
 		if row.Name == "" || row.IDField == "" {
-			return nil, fmt.Errorf("registry: row %+v needs a name and an id field", row)
+			return nil, fmt.Errorf("registry: row %q needs a name and an id field", row.Name)
 		}
 		if _, dup := r.by[row.Name]; dup {
 			return nil, fmt.Errorf("registry: resource %q defined twice", row.Name)
 		}
 		r.by[row.Name] = row
-		for _, op := range row.operations() {
-			if prev, dup := r.ops[op]; dup {
-				return nil, fmt.Errorf("registry: operation %s bound to both %s and %s", op, prev.Name, row.Name)
+		for _, op := range row.Ops {
+			if op.Operation == "" || op.Kind == "" {
+				return nil, fmt.Errorf("registry: %s: an op needs an operation and a kind", row.Name)
 			}
-			r.ops[op] = row
-		}
-		if row.List != nil && row.List.Paged && (row.List.PerPage < 1 || row.List.MaxPerPage < row.List.PerPage) {
-			return nil, fmt.Errorf("registry: %s: paged list needs 1 <= PerPage <= MaxPerPage", row.Name)
+			if prev, dup := r.opOf[op.Operation]; dup {
+				return nil, fmt.Errorf("registry: operation %s bound to both %s and %s", op.Operation, prev.Name, row.Name)
+			}
+			if op.MaxPerPage < op.PerPage {
+				return nil, fmt.Errorf("registry: %s %s: paged list needs PerPage <= MaxPerPage", row.Name, op.Operation)
+			}
+			switch op.Kind {
+			case BulkCreate, BulkUpdate, BulkDelete:
+				if row.BulkMax < 1 {
+					return nil, fmt.Errorf("registry: %s %s: a bulk endpoint needs the resource's BulkMax", row.Name, op.Operation)
+				}
+			case Download:
+				if op.Format != "pdf" && op.Format != "isdoc" {
+					return nil, fmt.Errorf("registry: %s %s: download format %q (want pdf or isdoc)", row.Name, op.Operation, op.Format)
+				}
+			}
+			r.ops[op.Operation] = op
+			r.opOf[op.Operation] = row
 		}
 		r.rows = append(r.rows, row)
 	}
+	for _, row := range r.rows {
+		if row.Parent != nil {
+			if _, ok := r.by[row.Parent.Resource]; !ok {
+				return nil, fmt.Errorf("registry: %s: parent %q is not a row", row.Name, row.Parent.Resource)
+			}
+		}
+		for _, ref := range row.Refs {
+			if _, ok := r.by[ref.Resource]; !ok {
+				return nil, fmt.Errorf("registry: %s: reference %s names no row %q", row.Name, ref.Field, ref.Resource)
+			}
+		}
+	}
 	return r, nil
-}
-
-func (row *Resource) operations() []string {
-	var ops []string
-	if row.List != nil {
-		ops = append(ops, row.List.Operation)
-	}
-	if row.Detail != nil {
-		ops = append(ops, row.Detail.Operation)
-	}
-	return ops
 }
 
 // Resource returns a row by name.
@@ -112,20 +252,51 @@ func (r *Registry) Resource(name string) (*Resource, bool) {
 // Resources returns every row in table order.
 func (r *Registry) Resources() []*Resource { return r.rows }
 
-// Names returns the resource names, sorted, for messages.
+// Op returns the row and op of an operation.
+func (r *Registry) Op(operation string) (*Resource, *Op, bool) {
+	row, ok := r.opOf[operation]
+	if !ok {
+		return nil, nil, false
+	}
+	return row, r.ops[operation], true
+}
+
+// Names returns the names of the top-level resources (those with their
+// own fixture file), sorted, for messages.
 func (r *Registry) Names() []string {
 	out := make([]string, 0, len(r.rows))
 	for _, row := range r.rows {
-		out = append(out, row.Name)
+		if row.Parent == nil {
+			out = append(out, row.Name)
+		}
 	}
 	sort.Strings(out)
 	return out
 }
 
-// SectionNames lists the include names of a detail endpoint.
-func (d *Detail) SectionNames() []string {
-	out := make([]string, len(d.Sections))
-	for i, s := range d.Sections {
+// Op returns the resource's op of a kind (the first), nil when none.
+func (row *Resource) Op(k Kind) *Op {
+	for _, op := range row.Ops {
+		if op.Kind == k {
+			return op
+		}
+	}
+	return nil
+}
+
+// SectionsOf returns the include sections an endpoint of the resource
+// knows.
+func (row *Resource) SectionsOf(op *Op) []Section {
+	if op != nil && op.Sections != nil {
+		return op.Sections
+	}
+	return row.Sections
+}
+
+// SectionNames lists the include names of sections.
+func SectionNames(sections []Section) []string {
+	out := make([]string, len(sections))
+	for i, s := range sections {
 		out[i] = s.Name
 	}
 	return out
@@ -133,9 +304,9 @@ func (d *Detail) SectionNames() []string {
 
 // HidePaths returns the field paths to null out for the sections the
 // client did not ask for.
-func (d *Detail) HidePaths(include map[string]bool) []string {
+func HidePaths(sections []Section, include map[string]bool) []string {
 	var out []string
-	for _, s := range d.Sections {
+	for _, s := range sections {
 		if !include[s.Name] {
 			out = append(out, s.Fields...)
 		}
@@ -145,3 +316,12 @@ func (d *Detail) HidePaths(include map[string]bool) []string {
 
 // FieldPath splits "items[].mainImage" into its steps.
 func FieldPath(p string) []string { return strings.Split(p, ".") }
+
+// SectionNames lists the include names of the resource's own sections.
+func (row *Resource) SectionNames() []string { return SectionNames(row.Sections) }
+
+// HidePaths returns the field paths of the resource's sections the
+// client did not ask for.
+func (row *Resource) HidePaths(include map[string]bool) []string {
+	return HidePaths(row.Sections, include)
+}

@@ -1,117 +1,87 @@
 package registry
 
-// Rows is the resource table. Adding a simple resource is one row here
-// plus a fixture file; see README "Architecture".
+// Rows is the resource table: every area's rows in one list. Adding a
+// simple resource is one row in the area's file plus a fixture file; see
+// README "Architecture".
 func Rows() []*Resource {
-	return []*Resource{
-		{
-			Name: "products", IDField: "guid", Def: "Product",
-			List: &List{Operation: "GetListOfProducts", Key: "products", Paged: true, PerPage: 20, MaxPerPage: 100,
-				Filters: []Filter{
-					{Query: "visibility", Path: "visibility", Op: Equal},
-					{Query: "type", Path: "type", Op: Equal},
-					{Query: "brandCode", Path: "brand.code", Op: Equal},
-					{Query: "brandName", Path: "brand.name", Op: Equal},
-					{Query: "supplierGuid", Path: "supplier.guid", Op: Equal},
-					{Query: "defaultCategoryGuid", Path: "defaultCategory.guid", Op: Equal},
-					{Query: "categoryGuid", Path: "categories.#.guid", Op: Contains},
-					{Query: "flag", Path: "flags.#.code", Op: Contains},
-					{Query: "availabilityId", Path: "variants.#.availability.id", Op: Contains},
-					{Query: "availabilityWhenSoldOutId", Path: "variants.#.availabilityWhenSoldOut.id", Op: Contains},
-					{Query: "productGuids", Path: "guid", Op: OneOf},
-					{Query: "productCodes", Path: "variants.#.code", Op: AnyOf},
-					{Query: "creationTimeFrom", Path: "creationTime", Op: TimeFrom},
-					{Query: "creationTimeTo", Path: "creationTime", Op: TimeTo},
-					{Query: "changeTimeFrom", Path: "changeTime", Op: TimeFrom},
-					{Query: "changeTimeTo", Path: "changeTime", Op: TimeTo},
-				},
-				Item: productListItem},
-			Detail: &Detail{Operation: "GetProductDetail", Var: "guid", Sections: []Section{
-				{Name: "images", Fields: []string{"images"}},
-				{Name: "allCategories", Fields: []string{"categories"}},
-				{Name: "flags", Fields: []string{"flags"}},
-				{Name: "descriptiveParameters", Fields: []string{"descriptiveParameters"}},
-				{Name: "surchargeParameters", Fields: []string{"surchargeParameters"}},
-				{Name: "setItems", Fields: []string{"setItems"}},
-				{Name: "filteringParameters", Fields: []string{"filteringParameters"}},
-				{Name: "warranty", Fields: []string{"warranty"}},
-				{Name: "gifts", Fields: []string{"gifts"}},
-				{Name: "alternativeProducts", Fields: []string{"alternativeProducts"}},
-				{Name: "relatedProducts", Fields: []string{"relatedProducts"}},
-				{Name: "relatedVideos", Fields: []string{"relatedVideos"}},
-				{Name: "relatedFiles", Fields: []string{"relatedFiles"}},
-			}},
-			Events: Events{Create: "product:create", Update: "product:update", Delete: "product:delete"},
-		},
-		{
-			Name: "orders", IDField: "code", Def: "Order",
-			List: &List{Operation: "GetListOfOrders", Key: "orders", Paged: true, PerPage: 20, MaxPerPage: 100,
-				Filters: []Filter{
-					{Query: "statusId", Path: "status.id", Op: Equal},
-					{Query: "shippingGuid", Path: "shipping.guid", Op: Equal},
-					{Query: "paymentMethodGuid", Path: "paymentMethod.guid", Op: Equal},
-					{Query: "customerGuid", Path: "customerGuid", Op: Equal},
-					{Query: "email", Path: "email", Op: Equal},
-					{Query: "phone", Path: "phone", Op: Equal},
-					{Query: "productCode", Path: "items.#.code", Op: Contains},
-					{Query: "sourceId", Path: "source.id", Op: Equal},
-					{Query: "orderCodes", Path: "code", Op: OneOf},
-					{Query: "codeFrom", Path: "code", Op: From},
-					{Query: "codeTo", Path: "code", Op: To},
-					{Query: "creationTimeFrom", Path: "creationTime", Op: TimeFrom},
-					{Query: "creationTimeTo", Path: "creationTime", Op: TimeTo},
-					{Query: "changeTimeFrom", Path: "changeTime", Op: TimeFrom},
-					{Query: "changeTimeTo", Path: "changeTime", Op: TimeTo},
-				},
-				Item: orderListItem},
-			Detail: &Detail{Operation: "GetOrderDetail", Var: "code", Key: "order", Sections: []Section{
-				{Name: "notes", Fields: []string{"notes"}},
-				{Name: "shippingDetails", Fields: []string{"shippingDetails"}},
-				{Name: "completion", Fields: []string{"completion"}},
-				{Name: "paymentTransactions", Fields: []string{"paymentTransactions"}},
-				{Name: "images", Fields: []string{"items[].mainImage"}},
-				{Name: "surchargeParameters", Fields: []string{"items[].surchargeParameters"}},
-			}},
-			Events: Events{Create: "order:create", Update: "order:update", Delete: "order:delete"},
-		},
-		{Name: "customers", IDField: "guid",
-			List: &List{Operation: "GetListOfCustomers", Key: "customers", Paged: true, PerPage: 20, MaxPerPage: 100, Filters: []Filter{
-				{Query: "email", Path: "email", Op: Equal},
-				{Query: "phone", Path: "phone", Op: Equal},
-			}, Item: customerListItem},
-			Detail: &Detail{Operation: "GetCustomerDetail", Var: "guid", Key: "customer"},
-			Events: Events{Create: "customer:create", Update: "customer:update", Delete: "customer:delete"}},
-		{Name: "customer-groups", IDField: "id",
-			List:   &List{Operation: "GetListOfCustomerGroups", Key: "customerGroups"},
-			Events: Events{Create: "customerGroup:create", Update: "customerGroup:update", Delete: "customerGroup:delete"}},
-		{Name: "brands", IDField: "code", Def: "Brand",
-			List:   &List{Operation: "GetListofBrands", Key: "brands", Paged: true, PerPage: 20, MaxPerPage: 100},
-			Detail: &Detail{Operation: "GetDetailOfBrand", Var: "code"},
-			Events: Events{Create: "brand:create", Update: "brand:update", Delete: "brand:delete"}},
-		{Name: "suppliers", IDField: "guid", Def: "Supplier",
-			List:   &List{Operation: "GetListOfSuppliers", Key: "suppliers", Paged: true, PerPage: 20, MaxPerPage: 100},
-			Events: Events{Create: "supplier:create"}},
-		{Name: "categories", IDField: "guid", Def: "Category",
-			List:   &List{Operation: "GetListOfProductCategories", Key: "categories", Paged: true, PerPage: 20, MaxPerPage: 100},
-			Detail: &Detail{Operation: "GetProductCategoryDetail", Var: "categoryGuid"},
-			Events: Events{Create: "category:create", Update: "category:update", Delete: "category:delete"}},
-		{Name: "stocks", IDField: "id"},
-		{Name: "pricelists", IDField: "id", Def: "Pricelist",
-			List:   &List{Operation: "GetListOfPriceLists", Key: "pricelists"},
-			Events: Events{Create: "pricelist:create", Delete: "pricelist:delete"}},
-		{Name: "surcharge-parameters", IDField: "code",
-			List:   &List{Operation: "GetListOfSurchargeParameters", Key: "surchargeParameters", Paged: true, PerPage: 20, MaxPerPage: 100},
-			Detail: &Detail{Operation: "GetDetailOfSurchargeParameter", Var: "code", Key: "surchargeParameter"}},
-		{Name: "filtering-parameters", IDField: "code",
-			List:   &List{Operation: "GetListOfFilteringParameters", Key: "filteringParameters", Paged: true, PerPage: 20, MaxPerPage: 100},
-			Detail: &Detail{Operation: "GetDetailOfFilteringParameter", Var: "code"}},
-		{Name: "variant-parameters", IDField: "paramIndex",
-			List:   &List{Operation: "GetListOfVariantParameters", Key: "parameters", Paged: true, PerPage: 20, MaxPerPage: 100},
-			Detail: &Detail{Operation: "GetDetailOfVariantParameter", Var: "paramIndex"}},
-		{Name: "flags", IDField: "code", List: &List{Operation: "GetListOfProductsFlags", Key: "flags"}},
-		{Name: "availabilities", IDField: "id"},
-		{Name: "payment-methods", IDField: "guid"},
-		{Name: "shipping-methods", IDField: "guid",
-			Detail: &Detail{Operation: "GetShippingMethodDetail", Var: "guid"}},
+	var rows []*Resource
+	for _, area := range [][]*Resource{
+		catalogueRows(),
+		parameterRows(),
+		productPartRows(),
+		customerRows(),
+		documentRows(),
+		marketingRows(),
+		contentRows(),
+		logisticsRows(),
+		orderRows(),
+	} {
+		rows = append(rows, area...)
 	}
+	return rows
 }
+
+// Paging every list uses (README: default 20, maximum 100).
+const (
+	PerPage    = 20
+	MaxPerPage = 100
+)
+
+// Row builders keep the area files short: each returns one Op.
+
+func list(op, key string, filters ...Filter) *Op {
+	return &Op{Operation: op, Kind: List, Key: key, Filters: filters}
+}
+
+func paged(op, key string, filters ...Filter) *Op {
+	return &Op{Operation: op, Kind: List, Key: key, PerPage: PerPage, MaxPerPage: MaxPerPage, Filters: filters}
+}
+
+func detail(op, v, key string) *Op { return &Op{Operation: op, Kind: Detail, Var: v, Key: key} }
+
+func single(op, id, key string) *Op { return &Op{Operation: op, Kind: Detail, Fixed: id, Key: key} }
+
+func create(op, key string) *Op { return &Op{Operation: op, Kind: Create, Key: key} }
+
+func update(op, v, key string) *Op { return &Op{Operation: op, Kind: Update, Var: v, Key: key} }
+
+func del(op, v string) *Op { return &Op{Operation: op, Kind: Delete, Var: v} }
+
+func changes(op string) *Op {
+	return &Op{Operation: op, Kind: Changes, Key: "changes", PerPage: PerPage, MaxPerPage: MaxPerPage}
+}
+
+func action(op string) *Op { return &Op{Operation: op, Kind: Action} }
+
+// creating is an action that creates a record (201).
+func creating(op string) *Op { return &Op{Operation: op, Kind: Action, Status: 201} }
+
+func download(op, v, format string) *Op {
+	return &Op{Operation: op, Kind: Download, Var: v, Format: format}
+}
+
+// answer sets what a write answers with.
+func (o *Op) answer(a Answer) *Op { o.Answer = a; return o }
+
+// body sets where a bulk or replace request holds its list.
+func (o *Op) body(key string) *Op { o.Body = key; return o }
+
+// guard makes a delete refuse to break a relation unless the query flag
+// says so.
+func (o *Op) guard(param, resource, path string) *Op {
+	o.Guards = append(o.Guards, Guard{Param: param, Resource: resource, Path: path})
+	return o
+}
+
+// sections gives an endpoint its own include sections.
+func (o *Op) sections(s ...Section) *Op { o.Sections = s; return o }
+
+// by makes a detail look records up by another field.
+func (o *Op) by(field string) *Op { o.By = field; return o }
+
+// Common filters.
+func timeFilters(prefix, path string) []Filter {
+	return []Filter{{Query: prefix + "From", Path: path, Op: TimeFrom}, {Query: prefix + "To", Path: path, Op: TimeTo}}
+}
+
+func eq(query, path string) Filter { return Filter{Query: query, Path: path, Op: Equal} }

@@ -1,0 +1,129 @@
+// Package surface assembles the reference's API surface that the registry
+// table describes: the generic handlers of sandbox/crud plus the
+// behaviour packages for the operations the table marks as actions
+// (catalog, accounting, marketing, logistics), the change logs of a fresh
+// sandbox, and the client SDK's habit of sending PUT as POST. The app
+// registers it as one module.
+package surface
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/accounting"
+	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/catalog"
+	"github.com/eshop-sandbox/sandbox/sandbox/changelog"
+	"github.com/eshop-sandbox/sandbox/sandbox/crud"
+	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/logistics"
+	"github.com/eshop-sandbox/sandbox/sandbox/marketing"
+	"github.com/eshop-sandbox/sandbox/sandbox/registry"
+	"github.com/eshop-sandbox/sandbox/sandbox/store"
+)
+
+// Deps are what the surface needs.
+type Deps struct {
+	Store    *store.Store
+	Site     *eshop.Site
+	IDs      *sandbox.IDs
+	Registry *registry.Registry
+}
+
+// Surface is the assembled table-driven API.
+type Surface struct {
+	d        Deps
+	Engine   *crud.Engine
+	handlers map[string]api.HandlerFunc
+	put      *putAsPost
+}
+
+// New builds the surface. It fails when a table row names an action no
+// behaviour package serves, so a gap shows at start-up, not as a 501.
+func New(d Deps) (*Surface, error) {
+	e, err := crud.New(d.Registry, crud.Deps{Store: d.Store, Site: d.Site, IDs: d.IDs})
+	if err != nil {
+		return nil, err
+	}
+	h, err := e.Handlers()
+	if err != nil {
+		return nil, err
+	}
+	for _, part := range []map[string]api.HandlerFunc{
+		catalog.Handlers(e),
+		accounting.Handlers(e, d.Site),
+		marketing.Handlers(e, d.IDs),
+		logistics.Handlers(e, d.Site, d.IDs),
+	} {
+		for op, fn := range part {
+			h[op] = fn
+		}
+	}
+	for _, row := range d.Registry.Resources() {
+		for _, op := range row.Ops {
+			if op.Kind == registry.Action && h[op.Operation] == nil && !servedElsewhere[op.Operation] {
+				return nil, fmt.Errorf("registry row %s: action %s has no handler", row.Name, op.Operation)
+			}
+		}
+	}
+	put, err := newPutAsPost()
+	if err != nil {
+		return nil, err
+	}
+	return &Surface{d: d, Engine: e, handlers: h, put: put}, nil
+}
+
+// servedElsewhere are table actions served by packages outside the
+// surface (registered as their own modules).
+var servedElsewhere = map[string]bool{
+	"UpdateSurchargeParameter": true, // sandbox/products
+	"GetPricelistDetail":       true, // sandbox/pricelists
+	"UpdatePricelist":          true, // sandbox/pricelists
+}
+
+// Handlers returns every handler of the surface keyed by operation.
+func (s *Surface) Handlers() map[string]api.HandlerFunc { return s.handlers }
+
+// Start gives every e-shop's change logs the history of the seeded
+// records (a persisted data file keeps its own log).
+func (s *Surface) Start(context.Context) error { return s.Backfill() }
+
+// Backfill fills empty change logs from the records' creation and change
+// times; it runs at start and after a reset.
+func (s *Surface) Backfill() error {
+	return s.d.Store.Update(func(tx *store.Tx) error {
+		shops, err := eshop.List(tx)
+		if err != nil {
+			return err
+		}
+		for _, m := range shops {
+			for _, row := range s.d.Registry.Resources() {
+				if row.Parent != nil || row.ChangeKey == "" {
+					continue
+				}
+				if err := changelog.Backfill(tx, m.ID, row.Name, row.IDField, createdFields, changedFields); err != nil {
+					return err
+				}
+			}
+			if err := changelog.Backfill(tx, m.ID, "orders", "code", createdFields, changedFields); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+var (
+	createdFields = []string{"creationTime", "createdAt", "created"}
+	changedFields = []string{"changeTime", "updatedAt", "updated"}
+)
+
+// Status is an operation's success status per the table (0 when the table
+// does not serve it).
+func (s *Surface) Status(operation string) int {
+	if _, op, ok := s.d.Registry.Op(operation); ok {
+		return op.SuccessStatus()
+	}
+	return 0
+}
