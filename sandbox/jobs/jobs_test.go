@@ -1,0 +1,89 @@
+package jobs
+
+import (
+	"bytes"
+	"compress/gzip"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestLifeCycleTimes: each status's next transition on the clock.
+func TestLifeCycleTimes(t *testing.T) {
+	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		status, fault string
+		next          time.Time
+		open          bool
+	}{
+		{Pending, "", t0.Add(StartAfter), true},
+		{Running, "", t0.Add(StartAfter + RunFor), true},
+		{Running, FaultFail, t0.Add(StartAfter + RunFor), true},
+		{Running, FaultStall, t0.Add(3 * time.Hour), true},
+		{Completed, "", time.Time{}, false},
+		{Failed, FaultStall, time.Time{}, false},
+	} {
+		j := &Job{Created: t0, Status: c.status, Fault: c.fault}
+		if got := j.NextDue(); !got.Equal(c.next) || j.Open() != c.open {
+			t.Errorf("%s/%s: next %v open %v", c.status, c.fault, got, j.Open())
+		}
+	}
+}
+
+// TestView renders the reference's job record.
+func TestView(t *testing.T) {
+	t0 := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
+	done := t0.Add(3*time.Hour + 2*time.Minute + 5*time.Second)
+	v := (&Job{ID: "j", Endpoint: "/api/products/snapshot", Created: t0, Completed: &done, Status: Completed, Language: "en"}).View()
+	if *v.CreationTime != "2025-01-01T12:00:00+0000" || *v.Duration != "03:02:05" || *v.Language != "en" || v.ResultURL != nil || v.Log != nil {
+		t.Fatalf("%+v", v)
+	}
+	if v := (&Job{ID: "j", Created: t0, Status: Pending}).View(); v.CompletionTime != nil || v.Duration != nil || v.Language != nil {
+		t.Fatalf("pending: %+v", v)
+	}
+}
+
+func gz(s string) []byte {
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	_, _ = w.Write([]byte(s))
+	_ = w.Close()
+	return b.Bytes()
+}
+
+// TestParseLines reads JSON Lines, plain or gzip, and reports bad lines.
+func TestParseLines(t *testing.T) {
+	in := "{\"guid\":\"a\"}\n\n[1,2]\n{\"guid\":\"b\",\"n\":1.50}\n"
+	for name, raw := range map[string][]byte{"plain": []byte(in), "gzip": gz(in)} {
+		rows, skipped, err := parseLines(raw)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(rows) != 4 || rows[0]["guid"] != "a" || rows[1] != nil || rows[2] != nil || rows[3]["guid"] != "b" {
+			t.Fatalf("%s: rows %v", name, rows)
+		}
+		if len(skipped) != 1 || skipped[0].line != 3 {
+			t.Fatalf("%s: skipped %v", name, skipped)
+		}
+		if n := rows[3]["n"]; n == nil || n.(interface{ String() string }).String() != "1.50" {
+			t.Fatalf("%s: number %v lost its digits", name, n)
+		}
+	}
+	for _, bad := range [][]byte{nil, []byte("\n\n"), {0x1f, 0x8b, 0x00}} {
+		if _, _, err := parseLines(bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+// TestBatchLog summarises applied and skipped rows.
+func TestBatchLog(t *testing.T) {
+	var skipped []rowError
+	for i := 0; i < 25; i++ {
+		skipped = append(skipped, rowError{line: i + 1, msg: "bad."})
+	}
+	got := batchLog(30, 5, skipped)
+	if !strings.HasPrefix(got, "30 rows read, 5 records changed, 25 rows skipped. Line 1: bad.") || !strings.HasSuffix(got, "... and 5 more.") {
+		t.Fatal(got)
+	}
+}

@@ -1,0 +1,188 @@
+package jobs
+
+import (
+	"context"
+	"crypto/sha1"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/files"
+	"github.com/eshop-sandbox/sandbox/sandbox/products"
+	"github.com/eshop-sandbox/sandbox/sandbox/store"
+)
+
+// checkUploads validates POST /api/system/files: a list of files, each
+// with a sourceUrl.
+func checkUploads(_ *api.Request, _ *store.Tx, body map[string]any) error {
+	rows, _ := body["data"].([]any)
+	if len(rows) == 0 {
+		return sandbox.Invalid("data", "Field data: a list of files, each {\"sourceUrl\": \"https://...\"}, is required.")
+	}
+	for i, row := range rows {
+		m, _ := row.(map[string]any)
+		if trimmed(m, "sourceUrl") == "" {
+			return sandbox.Invalid(fmt.Sprintf("data[%d].sourceUrl", i), "Field data[%d].sourceUrl: the URL of the image to upload is required.", i)
+		}
+	}
+	return nil
+}
+
+// uploadFiles uploads every file of the request; the job fails (keeping
+// the files that were accepted) when any is rejected.
+func (s *Service) uploadFiles(ctx context.Context, j *Job) (Result, error) {
+	rows, _ := j.body()["data"].([]any)
+	items := make([]files.Item, len(rows))
+	for i, row := range rows {
+		m, _ := row.(map[string]any)
+		items[i] = files.Item{Name: trimmed(m, "name"), SourceURL: trimmed(m, "sourceUrl")}
+	}
+	recs, errs := s.Files.Upload(ctx, j.EshopID, items)
+	var ok, bad []string
+	for i := range items {
+		if errs[i] != nil {
+			bad = append(bad, sandbox.AsError(errs[i]).Instance+": "+sandbox.AsError(errs[i]).Message)
+			continue
+		}
+		ok = append(ok, recs[i].Name)
+	}
+	log := fmt.Sprintf("%d of %d files uploaded: %s.", len(ok), len(items), strings.Join(ok, ", "))
+	if len(bad) > 0 {
+		return Result{}, errors.New(log + " Rejected: " + strings.Join(bad, " "))
+	}
+	return Result{Log: log}, nil
+}
+
+// checkImages validates the product image jobs: the product exists and
+// each image has a sourceUrl (and, to replace a source, the name of an
+// existing image).
+func (s *Service) checkImages(r *api.Request, tx *store.Tx, body map[string]any) error {
+	guid := r.Var("guid")
+	raw, err := tx.Get(r.Eshop, "products", guid)
+	if errors.Is(err, sandbox.ErrNotFound) {
+		return sandbox.NotFound(guid, "Product %q does not exist in this e-shop.", guid)
+	}
+	if err != nil {
+		return err
+	}
+	data, _ := body["data"].(map[string]any)
+	imgs, _ := data["images"].([]any)
+	if len(imgs) == 0 {
+		return sandbox.Invalid("data.images", "Field data.images: a list of images, each with sourceUrl, is required.")
+	}
+	rec, err := api.DecodeObject(raw)
+	if err != nil {
+		return err
+	}
+	for i, img := range imgs {
+		m, _ := img.(map[string]any)
+		if trimmed(m, "sourceUrl") == "" {
+			return sandbox.Invalid(fmt.Sprintf("data.images[%d].sourceUrl", i), "Field data.images[%d].sourceUrl: the image URL is required.", i)
+		}
+		if r.Route.Operation == "UpdateProductImagesSource" {
+			if name := trimmed(m, "name"); findImage(rec, name) == nil {
+				return sandbox.NotFound(fmt.Sprintf("data.images[%d].name", i), "Product %s has no image %q.", guid, name)
+			}
+		}
+	}
+	return nil
+}
+
+func findImage(rec map[string]any, name string) map[string]any {
+	imgs, _ := rec["images"].([]any)
+	for _, img := range imgs {
+		if m, ok := img.(map[string]any); ok && m["name"] == name && name != "" {
+			return m
+		}
+	}
+	return nil
+}
+
+// cuts are the image sizes a new image gets signed names for.
+var cuts = []string{"orig", "big", "detail", "category", "related"}
+
+// productImages downloads the images (png, jpg, gif, webp by content)
+// and adds them to the product's gallery, or replaces the source of the
+// named ones; product:update follows.
+func (s *Service) productImages(ctx context.Context, j *Job) (Result, error) {
+	data, _ := j.body()["data"].(map[string]any)
+	imgs, _ := data["images"].([]any)
+	type fetched struct {
+		row  map[string]any
+		hash string
+		kind string
+	}
+	var good []fetched
+	var bad []string
+	for i, img := range imgs {
+		m, _ := img.(map[string]any)
+		content, err := s.Fetcher.Fetch(ctx, trimmed(m, "sourceUrl"))
+		if err != nil {
+			bad = append(bad, fmt.Sprintf("images[%d]: %v.", i, err))
+			continue
+		}
+		kind, ok := files.Sniff(content)
+		if !ok {
+			bad = append(bad, fmt.Sprintf("images[%d]: not a png, jpg, gif or webp image.", i))
+			continue
+		}
+		sum := sha1.Sum(content)
+		good = append(good, fetched{row: m, hash: hex.EncodeToString(sum[:5]), kind: kind})
+	}
+	guid, gallery := j.Vars["guid"], j.Vars["gallery"]
+	var names []string
+	err := s.Store.Update(func(tx *store.Tx) error {
+		names = nil
+		b := &batchTx{s: s, tx: tx, j: j}
+		rec, err := b.load("products", guid)
+		if err != nil {
+			return err
+		}
+		list, _ := rec["images"].([]any)
+		now := sandbox.FormatTime(tx.Now())
+		for _, f := range good {
+			img := findImage(rec, trimmed(f.row, "name"))
+			if j.Operation == "CreateProductImages" || img == nil {
+				base := products.Slug(strings.TrimSuffix(path.Base(trimmed(f.row, "sourceUrl")), path.Ext(trimmed(f.row, "sourceUrl"))))
+				if base == "" || strings.HasPrefix(trimmed(f.row, "sourceUrl"), "data:") {
+					base = "image"
+				}
+				name := fmt.Sprintf("%d_%s.%s", len(list)+1, base, f.kind)
+				img = map[string]any{"name": name, "seoName": name, "gallery": gallery, "isMainImage": len(list) == 0}
+				list = append(list, img)
+			}
+			name, _ := img["name"].(string)
+			img["cdnName"] = name + "?" + f.hash
+			signed := make([]any, len(cuts))
+			for i, c := range cuts {
+				signed[i] = map[string]any{"type": c, "name": name + "?" + f.hash[:4] + c[:2]}
+			}
+			img["signedCdnNames"] = signed
+			img["changeTime"] = now
+			for _, k := range []string{"description", "priority"} {
+				if v, ok := f.row[k]; ok {
+					img[k] = v
+				}
+			}
+			names = append(names, name)
+		}
+		if len(names) == 0 {
+			return nil
+		}
+		rec["images"] = list
+		tx.Emit(sandbox.Event{EshopID: j.EshopID, Kind: "product:update", Instance: guid})
+		return b.put("products", guid, rec)
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	log := fmt.Sprintf("%d of %d images stored: %s.", len(names), len(imgs), strings.Join(names, ", "))
+	if len(bad) > 0 {
+		return Result{}, errors.New(log + " Rejected: " + strings.Join(bad, " "))
+	}
+	return Result{Log: log}, nil
+}

@@ -1,0 +1,242 @@
+package webhooks
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/auth"
+	"github.com/eshop-sandbox/sandbox/sandbox/bus"
+	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/store"
+)
+
+// receiver is a loopback webhook receiver that fails its first n
+// requests and records the others.
+type receiver struct {
+	mu       sync.Mutex
+	failures int
+	tries    int
+	got      []received
+	srv      *httptest.Server
+}
+
+type received struct {
+	body      []byte
+	signature string
+}
+
+func newReceiver(t *testing.T, failFirst int) *receiver {
+	rc := &receiver{failures: failFirst}
+	rc.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		rc.mu.Lock()
+		defer rc.mu.Unlock()
+		rc.tries++
+		if rc.tries <= rc.failures {
+			http.Error(w, "down for maintenance", http.StatusServiceUnavailable)
+			return
+		}
+		rc.got = append(rc.got, received{body: body, signature: r.Header.Get("Service-Webhook-Signature")})
+	}))
+	t.Cleanup(rc.srv.Close)
+	return rc
+}
+
+func (rc *receiver) snapshot() (tries int, got []received) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return rc.tries, append([]received(nil), rc.got...)
+}
+
+// waitFor polls (wall time: deliveries are real HTTP) until cond holds.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+type rig struct {
+	st    *store.Store
+	bus   *bus.Bus
+	clock *sandbox.Clock
+	disp  *Dispatcher
+}
+
+func newRig(t *testing.T, opts Options) *rig {
+	t.Helper()
+	clock := sandbox.NewFrozenClock(time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC))
+	b := bus.New()
+	st, err := store.Open(store.Options{Clock: clock, Publisher: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if err := st.Update(func(tx *store.Tx) error { return eshop.Put(tx, &eshop.Meta{ID: 1001, Name: "Test"}) }); err != nil {
+		t.Fatal(err)
+	}
+	d := &Dispatcher{Store: st, Bus: b, Clock: clock, Headers: sandbox.NewHeaders(""), Options: opts}
+	b.Hook(d.Hook)
+	if err := d.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = d.Stop(context.Background()) })
+	return &rig{st: st, bus: b, clock: clock, disp: d}
+}
+
+func (g *rig) register(t *testing.T, event, url string) {
+	t.Helper()
+	err := g.st.Update(func(tx *store.Tx) error {
+		id, _ := tx.Next(1001, Collection)
+		return put(tx, 1001, &Webhook{ID: int(id), Event: event, URL: url})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (g *rig) emit(t *testing.T, evs ...sandbox.Event) {
+	t.Helper()
+	if err := g.st.Update(func(tx *store.Tx) error { tx.Emit(evs...); return nil }); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (g *rig) advance(d time.Duration) {
+	g.clock.Advance(d)
+	g.bus.Emit(bus.TopicClock, bus.ClockMove{Now: g.clock.Now()})
+}
+
+// TestReceiverDownThreeAttempts: a receiver down for the first 3
+// attempts gets every event afterwards, in order, nothing lost; retries
+// happen only when the sandbox clock reaches their back-off.
+func TestReceiverDownThreeAttempts(t *testing.T) {
+	g := newRig(t, Options{Attempts: 5, Backoff: time.Minute, Timeout: 2 * time.Second})
+	rc := newReceiver(t, 3)
+	g.register(t, "order:create", rc.srv.URL)
+	g.register(t, "order:update", rc.srv.URL)
+	_ = g.st.Update(func(tx *store.Tx) error { return setSignatureKey(tx, 1001, "k3y") })
+	var want []string
+	for i := 1; i <= 3; i++ {
+		code := "202500000" + strconv.Itoa(i)
+		g.emit(t, sandbox.Event{EshopID: 1001, Kind: "order:create", Instance: code})
+		g.emit(t, sandbox.Event{EshopID: 1001, Kind: "order:update", Instance: code})
+		want = append(want, "order:create "+code, "order:update "+code)
+	}
+	waitFor(t, "the first attempt", func() bool { n, _ := rc.snapshot(); return n == 1 })
+	// Nothing more happens while the clock stands still.
+	time.Sleep(50 * time.Millisecond)
+	if n, _ := rc.snapshot(); n != 1 {
+		t.Fatalf("retried without the clock moving: %d tries", n)
+	}
+	g.advance(59 * time.Second)
+	time.Sleep(50 * time.Millisecond)
+	if n, _ := rc.snapshot(); n != 1 {
+		t.Fatalf("retried before the back-off: %d tries", n)
+	}
+	g.advance(time.Second) // 1 min: attempt 2
+	waitFor(t, "attempt 2", func() bool { n, _ := rc.snapshot(); return n == 2 })
+	g.advance(2 * time.Minute) // attempt 3
+	waitFor(t, "attempt 3", func() bool { n, _ := rc.snapshot(); return n == 3 })
+	g.advance(4 * time.Minute) // attempt 4 succeeds and the queue drains
+	waitFor(t, "every event", func() bool { _, got := rc.snapshot(); return len(got) == len(want) })
+	_, got := rc.snapshot()
+	for i, r := range got {
+		var p PayloadView
+		if err := json.Unmarshal(r.body, &p); err != nil {
+			t.Fatal(err)
+		}
+		if p.Event+" "+p.EventInstance != want[i] {
+			t.Fatalf("delivery %d: %s %s, want %s", i, p.Event, p.EventInstance, want[i])
+		}
+		if !Verify("k3y", r.body, r.signature) {
+			t.Fatalf("delivery %d: bad signature %q", i, r.signature)
+		}
+	}
+	// The first notification holds four attempts, the others one each.
+	var ns []Notification
+	_ = g.st.View(func(tx *store.Tx) error {
+		return tx.Scan(store.Global, NotificationsCollection, func(_ string, doc []byte) bool {
+			var n Notification
+			_ = json.Unmarshal(doc, &n)
+			ns = append(ns, n)
+			return true
+		})
+	})
+	if len(ns) != 6 || len(ns[0].Attempts) != 4 || ns[0].Status != StatusDelivered {
+		t.Fatalf("notifications: %+v", ns)
+	}
+	for i, a := range ns[0].Attempts[:3] {
+		if a.Status != 503 || a.Error == "" || a.Signature == "" {
+			t.Fatalf("attempt %d: %+v", i+1, a)
+		}
+	}
+	if !ns[0].Attempts[1].Time.Equal(ns[0].Attempts[0].Time.Add(time.Minute)) {
+		t.Fatalf("attempt 2 at %v, first at %v", ns[0].Attempts[1].Time, ns[0].Attempts[0].Time)
+	}
+}
+
+// TestGivesUpAfterAttempts marks a notification failed after the last
+// attempt and moves on to the next one.
+func TestGivesUpAfterAttempts(t *testing.T) {
+	g := newRig(t, Options{Attempts: 2, Backoff: time.Second, Timeout: time.Second})
+	rc := newReceiver(t, 2)
+	g.register(t, "brand:create", rc.srv.URL)
+	g.emit(t, sandbox.Event{EshopID: 1001, Kind: "brand:create", Instance: "a"}, sandbox.Event{EshopID: 1001, Kind: "brand:create", Instance: "b"})
+	waitFor(t, "attempt 1", func() bool { n, _ := rc.snapshot(); return n == 1 })
+	g.advance(time.Second)
+	waitFor(t, "the second notification", func() bool { _, got := rc.snapshot(); return len(got) == 1 })
+	_, got := rc.snapshot()
+	if p := string(got[0].body); p != `{"eshopId":1001,"event":"brand:create","eventCreated":"2025-03-01T10:00:00+0000","eventInstance":"b"}` {
+		t.Fatalf("body %s", p)
+	}
+	if got[0].signature != "" {
+		t.Fatalf("signed without a key: %q", got[0].signature)
+	}
+	_ = g.st.View(func(tx *store.Tx) error {
+		n, err := LoadNotification(tx, "1")
+		if err != nil || n.Status != StatusFailed || len(n.Attempts) != 2 {
+			t.Fatalf("first notification: %+v %v", n, err)
+		}
+		return nil
+	})
+}
+
+// TestSystemEventsGoToTheAddon: addon:* events go to the add-on's
+// webhook URL, never to registered webhooks.
+func TestSystemEventsGoToTheAddon(t *testing.T) {
+	g := newRig(t, Options{Attempts: 1, Timeout: time.Second})
+	addon := newReceiver(t, 0)
+	other := newReceiver(t, 0)
+	err := g.st.Update(func(tx *store.Tx) error {
+		for _, a := range []auth.Addon{{Name: "pay", WebhookURL: addon.srv.URL}, {Name: "quiet"}} {
+			raw, _ := json.Marshal(a)
+			if _, err := tx.Put(1001, auth.AddonsCollection, a.Name, raw); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.register(t, "addon:suspend", other.srv.URL) // cannot happen through the API; proves it is ignored
+	g.emit(t, sandbox.Event{EshopID: 1001, Kind: "addon:suspend", Instance: "1001", Addon: "pay"})
+	waitFor(t, "the add-on's notification", func() bool { _, got := addon.snapshot(); return len(got) == 1 })
+	time.Sleep(20 * time.Millisecond)
+	if n, _ := other.snapshot(); n != 0 {
+		t.Fatalf("a registered webhook got a system event")
+	}
+}
