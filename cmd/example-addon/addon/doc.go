@@ -1,0 +1,49 @@
+// Package addon is a small but complete add-on for the e-shop management
+// API. It is living documentation: every rule an add-on must follow is
+// implemented here once, in plain net/http, without importing anything of
+// the sandbox, so it reads the same against the real service.
+//
+// What an add-on must do, and where this one does it:
+//
+//  1. Installation (install.go). The e-shop calls the add-on's install URL
+//     with GET ?code=<255 characters>. In that same request the add-on
+//     POSTs the code, with its client_id, client_secret and redirect_uri
+//     (grant_type authorization_code, scope api), to the OAuth server
+//     address {eshop_url}/action/ApiOAuthServer/token and receives the
+//     OAuth access token. It answers 200 only once it holds that token;
+//     a failed exchange is answered with an error status, never 200.
+//     The code is single use and short-lived: it is never stored or sent
+//     twice.
+//
+//  2. The OAuth access token (tokens.go) binds the add-on to one e-shop.
+//     It is kept on the server (the state file is written 0600), never
+//     sent to a browser, and used for one thing only: GET
+//     {eshop_url}/action/ApiOAuthServer/getAccessToken with
+//     Authorization: Bearer <OAuth token>, which answers a temporary API
+//     access token and its lifetime (access_token, expires_in).
+//
+//  3. API tokens (tokens.go, api.go). At most 5 may be valid at once, so
+//     the add-on keeps one per e-shop and reuses it until it expires. A
+//     401 expired-token means: fetch a new one and repeat the call once.
+//     429 maximum_tokens_reached means: wait and ask again.
+//
+//  4. Calls (api.go) carry Content-Type on every request (GET and DELETE
+//     too) and the API token in <prefix>-Access-Token. 423 (a lock on the
+//     same URL) and 429 (too many concurrent calls, or the rate bucket is
+//     full) are retried after the time Retry-After names (an HTTP date or
+//     seconds), or with exponential back-off when it is absent.
+//
+//  5. Webhooks (webhooks.go). The add-on obtains its signature key with
+//     POST /api/webhooks/renew-signature-key (data.signatureKey) and
+//     checks every notification: <prefix>-Webhook-Signature must be the
+//     lowercase hex HMAC-SHA1 of the raw body, compared in constant time.
+//     A bad signature is answered 401 and ignored. A good one is answered
+//     200 at once and processed afterwards (here: the order is fetched).
+//     The system events addon:suspend, addon:approve, addon:terminate and
+//     addon:uninstall arrive at the add-on's configured webhook URL.
+//
+// Sandbox conveniences (sandbox.go) are kept apart: fetching the client
+// credentials from the sandbox's control plane, registering this process's
+// URLs there, and asking the sandbox to install the add-on. Against the
+// real service these come from the partner administration instead.
+package addon

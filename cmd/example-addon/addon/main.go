@@ -1,0 +1,133 @@
+package addon
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// DefaultListen matches the install URL of the sandbox's default fixtures.
+const DefaultListen = "127.0.0.1:9090"
+
+// Main runs the add-on as a program and returns its exit code; the
+// example-addon command and the CLI's script tests call it.
+func Main() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := Run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "example-addon:", err)
+		return 1
+	}
+	return 0
+}
+
+// Run parses the flags, serves the add-on until ctx ends, and optionally
+// registers it with the sandbox and asks for an install.
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("example-addon", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		cfg                Config
+		listen, events     string
+		install            int
+		register, quiet    bool
+		sandboxURL, eshopV string
+	)
+	fs.StringVar(&listen, "listen", DefaultListen, "address to listen on")
+	fs.StringVar(&cfg.PublicURL, "public-url", "", "URL the e-shop reaches this add-on at (default http://<listen>)")
+	fs.StringVar(&sandboxURL, "sandbox", "http://127.0.0.1:8080", "the API's base URL {base_url} (the sandbox)")
+	fs.StringVar(&cfg.OAuthURL, "oauth-url", "", "OAuth server address (default <sandbox>/eshops/<oauth-eshop>/action/ApiOAuthServer/token)")
+	fs.StringVar(&eshopV, "oauth-eshop", "1001", "e-shop whose address serves as the OAuth server when --oauth-url is not given")
+	fs.StringVar(&cfg.Name, "name", "example-addon", "the add-on's name in the sandbox")
+	fs.StringVar(&cfg.ClientID, "client-id", os.Getenv("EXAMPLE_ADDON_CLIENT_ID"), "OAuth client id (default: from the sandbox's control plane)")
+	fs.StringVar(&cfg.ClientSecret, "client-secret", os.Getenv("EXAMPLE_ADDON_CLIENT_SECRET"), "OAuth client secret (default: from the sandbox's control plane)")
+	fs.StringVar(&cfg.RedirectURI, "redirect-uri", "", "redirect URI registered with the add-on (default: the install URL)")
+	fs.StringVar(&cfg.HeaderPrefix, "header-prefix", "Service", "brand word of the header names")
+	fs.StringVar(&cfg.StateFile, "state", "", "file keeping OAuth tokens and signature keys between runs (mode 0600)")
+	fs.StringVar(&events, "events", "order:create,order:update", "webhook events to register after installation (comma-separated)")
+	fs.BoolVar(&register, "register", false, "sandbox only: set this process's install, redirect and webhook URLs on the add-on in the sandbox")
+	fs.IntVar(&install, "install", 0, "sandbox only: once listening, ask the sandbox to install the add-on into this e-shop and print the report")
+	fs.BoolVar(&quiet, "quiet", false, "log warnings and errors only")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	cfg.APIURL = strings.TrimRight(sandboxURL, "/")
+	if cfg.OAuthURL == "" {
+		cfg.OAuthURL = cfg.APIURL + "/eshops/" + eshopV + "/action/ApiOAuthServer/token"
+	}
+	for _, e := range strings.Split(events, ",") {
+		if e = strings.TrimSpace(e); e != "" {
+			cfg.Events = append(cfg.Events, e)
+		}
+	}
+	level := slog.LevelInfo
+	if quiet {
+		level = slog.LevelWarn
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+
+	ln, err := net.Listen("tcp", listen)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	if cfg.PublicURL == "" {
+		cfg.PublicURL = "http://" + ln.Addr().String()
+	}
+	a, err := New(cfg, log)
+	if err != nil {
+		return err
+	}
+	if err := a.FetchCredentials(ctx); err != nil {
+		return fmt.Errorf("client credentials: %w (give --client-id and --client-secret)", err)
+	}
+	if register {
+		if err := a.Register(ctx); err != nil {
+			return err
+		}
+	}
+	srv := &http.Server{Handler: a.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	fmt.Fprintf(stdout, "example-addon listening on %s\n  install URL: %s\n  webhook URL: %s\n  OAuth server: %s\n",
+		ln.Addr(), a.cfg.InstallURL(), a.cfg.WebhookURL(), a.cfg.OAuthURL)
+
+	if install > 0 {
+		rep, err := a.RequestInstall(ctx, install)
+		if err != nil {
+			fmt.Fprintln(stdout, "install:", err)
+		} else {
+			fmt.Fprintf(stdout, "install %s into e-shop %d: %s\n", rep.ID, install, rep.Result)
+			for _, p := range rep.Problems {
+				fmt.Fprintln(stdout, "  -", p)
+			}
+		}
+	}
+
+	select {
+	case <-ctx.Done():
+	case err := <-served:
+		if !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err = srv.Shutdown(shutdown)
+	a.Wait()
+	fmt.Fprintln(stdout, "example-addon stopped")
+	return err
+}

@@ -1,0 +1,18 @@
+// Command example-addon is a small but real add-on for the e-shop
+// management API: it performs the install handshake, keeps its OAuth
+// token, refreshes API tokens on expired-token, verifies signed webhooks
+// and backs off on 423 and 429. Run it next to the sandbox:
+//
+//	go run ./cmd/sandbox up                          # terminal 1
+//	go run ./cmd/example-addon --install 1001        # terminal 2
+//
+// The code lives in package addon, which documents each rule.
+package main
+
+import (
+	"os"
+
+	"github.com/eshop-sandbox/sandbox/cmd/example-addon/addon"
+)
+
+func main() { os.Exit(addon.Main()) }

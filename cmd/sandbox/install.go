@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/addons"
+)
+
+func newInstallCmd() *cobra.Command {
+	var (
+		addr, name string
+		eshopID    int
+		asJSON     bool
+	)
+	cmd := &cobra.Command{
+		Use:   "install",
+		Short: "Install an add-on into an e-shop of a running sandbox and judge the handshake",
+		Long: `Play the e-shop installing an add-on: the sandbox sends GET <installUrl>?code=<255
+characters> to the add-on, watches it exchange the code at
+{eshop_url}/action/ApiOAuthServer/token, and judges the handshake. The add-on
+must exchange the code while handling the install request and answer 200 only
+once it holds the OAuth access token.
+
+The report lists every code exchange, the answer and each problem with what to
+fix. The exit code is 0 when the handshake passed, 1 when it failed or could
+not start. Past reports: GET /_sandbox/installs.`,
+		Example: `  sandbox install --addon example-addon --eshop 1001
+  sandbox install --addon example-addon --eshop 1002 --addr http://127.0.0.1:9000
+  sandbox install --addon example-addon --eshop 1001 --json`,
+		Args: cobra.NoArgs,
+		PreRunE: func(cmd *cobra.Command, _ []string) error {
+			return bindEnv(cmd)
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if name == "" || eshopID <= 0 {
+				return fail(cmd, "name the add-on and the e-shop: sandbox install --addon <name> --eshop <id>")
+			}
+			base := strings.TrimRight(addr, "/")
+			if !strings.Contains(base, "://") {
+				base = "http://" + base
+			}
+			body, _ := json.Marshal(map[string]string{"addon": name})
+			client := &http.Client{Timeout: addons.DefaultInstallTimeout + addons.DefaultLateGrace + 30*time.Second}
+			resp, err := client.Post(fmt.Sprintf("%s/_sandbox/eshops/%d/install", base, eshopID), "application/json", bytes.NewReader(body))
+			if err != nil {
+				return fail(cmd, "cannot reach the sandbox at %s: %v (is `sandbox up` running there?)", base, err)
+			}
+			defer resp.Body.Close()
+			raw, err := io.ReadAll(resp.Body)
+			if err != nil {
+				return fail(cmd, "reading the sandbox's answer: %v", err)
+			}
+			var env struct {
+				Data   json.RawMessage `json:"data"`
+				Errors []struct {
+					Message string `json:"message"`
+				} `json:"errors"`
+			}
+			if err := json.Unmarshal(raw, &env); err != nil {
+				return fail(cmd, "the sandbox at %s answered HTTP %d without its envelope; is it a sandbox?", base, resp.StatusCode)
+			}
+			if len(env.Errors) > 0 {
+				return fail(cmd, "%s", env.Errors[0].Message)
+			}
+			var rec addons.Record
+			if err := json.Unmarshal(env.Data, &rec); err != nil {
+				return fail(cmd, "the install report could not be read: %v", err)
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				var pretty bytes.Buffer
+				_ = json.Indent(&pretty, env.Data, "", "  ")
+				fmt.Fprintln(out, pretty.String())
+			} else {
+				rec.WriteText(out)
+			}
+			if !rec.Passed {
+				return fail(cmd, "the install handshake of %s into e-shop %d failed (%d problem(s), see the report)", name, eshopID, len(rec.Problems))
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&addr, "addr", "http://"+sandbox.DefaultAddr, "URL of the running sandbox"+envHelp("addr"))
+	f.StringVar(&name, "addon", "", "name of the add-on to install (as configured in the sandbox)"+envHelp("addon"))
+	f.IntVar(&eshopID, "eshop", 0, "id of the e-shop to install it into"+envHelp("eshop"))
+	f.BoolVar(&asJSON, "json", false, "print the report as JSON"+envHelp("json"))
+	return cmd
+}

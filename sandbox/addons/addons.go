@@ -1,0 +1,135 @@
+// Package addons is the e-shop's side of add-on access: the add-ons an
+// e-shop knows (configured in credentials.json or through the control
+// plane), the install handshake the sandbox drives against an add-on and
+// judges, the endpoint approvals, and the life cycle (suspend, resume,
+// terminate, uninstall) with its system events. The OAuth server the
+// add-on talks to during the handshake is sandbox/oauth.
+//
+// Control plane:
+//
+//	GET  /_sandbox/eshops/{id}/addons                   add-ons of an e-shop
+//	GET  /_sandbox/eshops/{id}/addons/{name}            one add-on
+//	PUT  /_sandbox/eshops/{id}/addons/{name}            configure (create or change)
+//	POST /_sandbox/eshops/{id}/addons/{name}/approve    approve pending endpoints
+//	POST /_sandbox/eshops/{id}/addons/{name}/suspend    addon:suspend
+//	POST /_sandbox/eshops/{id}/addons/{name}/resume     addon:approve
+//	POST /_sandbox/eshops/{id}/addons/{name}/terminate  addon:terminate
+//	POST /_sandbox/eshops/{id}/addons/{name}/uninstall  addon:uninstall
+//	POST /_sandbox/eshops/{id}/install                  run the install handshake
+//	GET  /_sandbox/installs[/{id}]                      install reports
+//	GET|PUT /_sandbox/oauth                             OAuth facts; API token lifetime
+package addons
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/bus"
+	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/oauth"
+	"github.com/eshop-sandbox/sandbox/sandbox/store"
+)
+
+// Deps are what the add-on service works with.
+type Deps struct {
+	Store *store.Store
+	Site  *eshop.Site
+	IDs   *sandbox.IDs
+	Bus   *bus.Bus // install reports go out as TopicInstall; may be nil
+	// Resolve turns an operation name or "METHOD /path" into the
+	// reference operation name (system.Catalogue.Resolve).
+	Resolve func(string) (string, bool)
+	Log     *slog.Logger
+}
+
+// Service owns add-on configuration, installs and life cycle.
+type Service struct {
+	d         Deps
+	OAuth     *oauth.Server
+	Installer *Installer
+}
+
+// New builds the service with its OAuth server and install driver.
+func New(d Deps) *Service {
+	if d.Log == nil {
+		d.Log = slog.Default()
+	}
+	if d.IDs == nil {
+		d.IDs = sandbox.NewIDs(0)
+	}
+	s := &Service{d: d, OAuth: oauth.New(d.Store, d.IDs, d.Site)}
+	s.Installer = newInstaller(s)
+	s.OAuth.Observe(s.Installer.observe)
+	return s
+}
+
+// EshopRoutes are the OAuth server's routes under {eshop_url}.
+func (s *Service) EshopRoutes() []api.Route { return s.OAuth.Routes() }
+
+// ControlRoutes are the add-on routes of the control plane.
+func (s *Service) ControlRoutes() []api.Route {
+	const addon = "/_sandbox/eshops/{eshopId:[0-9]+}/addons/{name}"
+	routes := []api.Route{
+		{Operation: "sandbox.addons.list", Method: http.MethodGet, Path: "/_sandbox/eshops/{eshopId:[0-9]+}/addons", Handler: s.list},
+		{Operation: "sandbox.addons.get", Method: http.MethodGet, Path: addon, Handler: s.get},
+		{Operation: "sandbox.addons.put", Method: http.MethodPut, Path: addon, Handler: s.put},
+		{Operation: "sandbox.addons.approve", Method: http.MethodPost, Path: addon + "/approve", Handler: s.approve},
+		{Operation: "sandbox.install", Method: http.MethodPost, Path: "/_sandbox/eshops/{eshopId:[0-9]+}/install", Handler: s.install},
+		{Operation: "sandbox.installs.list", Method: http.MethodGet, Path: "/_sandbox/installs", Handler: s.installs},
+		{Operation: "sandbox.installs.get", Method: http.MethodGet, Path: "/_sandbox/installs/{id}", Handler: s.installByID},
+	}
+	for _, action := range Actions() {
+		routes = append(routes, api.Route{Operation: "sandbox.addons." + action, Method: http.MethodPost, Path: addon + "/" + action, Handler: s.lifecycleHandler(action)})
+	}
+	return append(routes, s.OAuth.ControlRoutes()...)
+}
+
+// Stop cancels installs under way; the app calls it at Close.
+func (s *Service) Stop(context.Context) error {
+	s.Installer.stop()
+	return nil
+}
+
+// eshopOf reads the e-shop id of a control-plane path.
+func eshopOf(r *api.Request) int {
+	id, _ := strconv.Atoi(r.Var("eshopId"))
+	return id
+}
+
+// readBody reads an optional JSON object body: nil when empty, a 422
+// naming the problem when it is not a JSON object.
+func readBody(r *api.Request) ([]byte, error) {
+	raw, err := io.ReadAll(io.LimitReader(r.Request.Body, 1<<20))
+	if err != nil {
+		return nil, sandbox.Unprocessable(sandbox.CodeInvalidJSON, "body", "The request body could not be read: %v.", err)
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil, nil
+	}
+	v, err := api.DecodeJSON(raw)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := v.(map[string]any); !ok {
+		return nil, sandbox.Unprocessable(sandbox.CodeSchemaMismatch, "body", "The request body must be a JSON object.")
+	}
+	return raw, nil
+}
+
+// decodeStrict decodes raw into v, refusing unknown fields with a 422
+// naming the field.
+func decodeStrict(raw []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return sandbox.Unprocessable(sandbox.CodeSchemaMismatch, "body", "The request body does not match: %v.", err)
+	}
+	return nil
+}

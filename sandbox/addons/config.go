@@ -1,0 +1,341 @@
+package addons
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/auth"
+	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/oauth"
+	"github.com/eshop-sandbox/sandbox/sandbox/store"
+)
+
+// View is an add-on as the control plane shows it: its configuration and
+// status in one e-shop, where its OAuth server is, and how many API
+// tokens it holds.
+type View struct {
+	EshopID int `json:"eshopId"`
+	auth.Addon
+	TokenURL       string `json:"tokenUrl"`       // POST here to exchange the install code
+	AccessTokenURL string `json:"accessTokenUrl"` // GET here for API tokens
+	ValidAPITokens int    `json:"validApiTokens"` // at most oauth.MaxAPITokens
+}
+
+// Get returns one add-on of an e-shop.
+func (s *Service) Get(eshopID int, name string) (*View, error) {
+	var v *View
+	err := s.d.Store.View(func(tx *store.Tx) error {
+		ad, err := loadAddon(tx, eshopID, name)
+		if err != nil {
+			return err
+		}
+		v, err = s.view(tx, eshopID, ad)
+		return err
+	})
+	return v, err
+}
+
+func (s *Service) view(tx *store.Tx, eshopID int, ad *auth.Addon) (*View, error) {
+	toks, err := oauth.APITokens(tx, eshopID, ad.Name)
+	if err != nil {
+		return nil, err
+	}
+	if ad.Endpoints == nil {
+		ad.Endpoints = []auth.EndpointGrant{}
+	}
+	return &View{EshopID: eshopID, Addon: *ad, TokenURL: s.OAuth.TokenURL(eshopID), AccessTokenURL: s.OAuth.AccessTokenURL(eshopID), ValidAPITokens: len(toks)}, nil
+}
+
+// loadAddon reads an add-on; a NotFound names the e-shop and the add-on.
+func loadAddon(tx *store.Tx, eshopID int, name string) (*auth.Addon, error) {
+	if _, err := eshop.Get(tx, eshopID); err != nil {
+		return nil, err
+	}
+	raw, err := tx.Get(eshopID, auth.AddonsCollection, name)
+	if errors.Is(err, sandbox.ErrNotFound) {
+		return nil, sandbox.NotFound(name, "E-shop %d has no add-on %q. PUT /_sandbox/eshops/%d/addons/%s configures one.", eshopID, name, eshopID, name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var a auth.Addon
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, err
+	}
+	if a.Status == "" {
+		a.Status = auth.StatusInstalled
+	}
+	return &a, nil
+}
+
+func putAddon(tx *store.Tx, eshopID int, a *auth.Addon) error {
+	raw, err := json.Marshal(a)
+	if err != nil {
+		return err
+	}
+	_, err = tx.Put(eshopID, auth.AddonsCollection, a.Name, raw)
+	return err
+}
+
+func (s *Service) list(r *api.Request) (any, error) {
+	id := eshopOf(r)
+	out := []*View{}
+	err := s.d.Store.View(func(tx *store.Tx) error {
+		if _, err := eshop.Get(tx, id); err != nil {
+			return err
+		}
+		var names []string
+		if err := tx.Scan(id, auth.AddonsCollection, func(name string, _ []byte) bool { names = append(names, name); return true }); err != nil {
+			return err
+		}
+		for _, n := range names {
+			ad, err := loadAddon(tx, id, n)
+			if err != nil {
+				return err
+			}
+			v, err := s.view(tx, id, ad)
+			if err != nil {
+				return err
+			}
+			out = append(out, v)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"addons": out}, nil
+}
+
+func (s *Service) get(r *api.Request) (any, error) { return s.Get(eshopOf(r), r.Var("name")) }
+
+// Config is the body of PUT /_sandbox/eshops/{id}/addons/{name}. Absent
+// fields keep their current value; a new add-on gets generated client
+// credentials unless given, and redirectUri defaults to installUrl.
+type Config struct {
+	ClientID     *string           `json:"clientId"`
+	ClientSecret *string           `json:"clientSecret"`
+	InstallURL   *string           `json:"installUrl"`
+	RedirectURI  *string           `json:"redirectUri"`
+	WebhookURL   *string           `json:"webhookUrl"`
+	Endpoints    []json.RawMessage `json:"endpoints"` // "GetListOfOrders", "GET /api/orders" or {"endpoint", "approved", "action"}
+}
+
+// wantedEndpoint is one requested endpoint of a Config.
+type wantedEndpoint struct {
+	op       string
+	approved *bool
+	action   string
+}
+
+func (s *Service) put(r *api.Request) (any, error) {
+	raw, err := readBody(r)
+	if err != nil {
+		return nil, err
+	}
+	if raw == nil {
+		return nil, sandbox.Unprocessable(sandbox.CodeInvalidJSON, "body", `Send the add-on's configuration, e.g. {"installUrl": "http://127.0.0.1:9090/install", "endpoints": ["GetListOfOrders"]}.`)
+	}
+	var c Config
+	if err := decodeStrict(raw, &c); err != nil {
+		return nil, err
+	}
+	v, created, err := s.Configure(eshopOf(r), r.Var("name"), c)
+	if err != nil {
+		return nil, err
+	}
+	if created {
+		return &api.Result{Status: http.StatusCreated, Data: v}, nil
+	}
+	return v, nil
+}
+
+// Configure creates or changes an add-on of an e-shop. Newly requested
+// endpoints start pending (action add) unless marked approved; approved
+// endpoints no longer requested become pending deletions.
+func (s *Service) Configure(eshopID int, name string, c Config) (*View, bool, error) {
+	if name == "" || strings.ContainsAny(name, ":*? /") {
+		return nil, false, sandbox.Invalid("name", "Add-on name %q must not be empty or contain spaces, '/', ':', '*' or '?'.", name)
+	}
+	wanted, err := s.parseEndpoints(c.Endpoints)
+	if err != nil {
+		return nil, false, err
+	}
+	for _, u := range []struct {
+		field string
+		v     *string
+		empty bool
+	}{{"installUrl", c.InstallURL, false}, {"redirectUri", c.RedirectURI, false}, {"webhookUrl", c.WebhookURL, true}} {
+		if u.v != nil {
+			if err := checkURL(u.field, *u.v, u.empty); err != nil {
+				return nil, false, err
+			}
+		}
+	}
+	for _, f := range []struct {
+		field string
+		v     *string
+	}{{"clientId", c.ClientID}, {"clientSecret", c.ClientSecret}} {
+		if f.v != nil && strings.TrimSpace(*f.v) == "" {
+			return nil, false, sandbox.Unprocessable(sandbox.CodeSchemaMismatch, f.field, "Field %s must not be empty.", f.field)
+		}
+	}
+	var v *View
+	created := false
+	err = s.d.Store.Update(func(tx *store.Tx) error {
+		ad, err := loadAddon(tx, eshopID, name)
+		var nf *sandbox.Error
+		if errors.As(err, &nf) && nf.Kind == sandbox.KindNotFound && nf.Instance == name {
+			if c.InstallURL == nil {
+				return sandbox.Unprocessable(sandbox.CodeSchemaMismatch, "installUrl", "A new add-on needs installUrl, the address the e-shop calls with the install code.")
+			}
+			created = true
+			ad = &auth.Addon{Name: name, Status: auth.StatusConfigured,
+				ClientID: "sbx_client_" + strings.ToLower(s.d.IDs.Token(24)), ClientSecret: "sbx_secret_" + strings.ToLower(s.d.IDs.Token(40))}
+		} else if err != nil {
+			return err
+		}
+		apply(ad, c)
+		if c.Endpoints != nil || created {
+			ad.Endpoints = mergeEndpoints(ad.Endpoints, wanted)
+		}
+		if err := putAddon(tx, eshopID, ad); err != nil {
+			return err
+		}
+		v, err = s.view(tx, eshopID, ad)
+		return err
+	})
+	return v, created, err
+}
+
+func apply(ad *auth.Addon, c Config) {
+	set := func(dst *string, v *string) {
+		if v != nil {
+			*dst = strings.TrimSpace(*v)
+		}
+	}
+	set(&ad.ClientID, c.ClientID)
+	set(&ad.ClientSecret, c.ClientSecret)
+	set(&ad.InstallURL, c.InstallURL)
+	set(&ad.WebhookURL, c.WebhookURL)
+	if c.RedirectURI != nil {
+		set(&ad.RedirectURI, c.RedirectURI)
+	} else if ad.RedirectURI == "" {
+		ad.RedirectURI = ad.InstallURL
+	}
+}
+
+func checkURL(field, v string, emptyOK bool) error {
+	if v == "" && emptyOK {
+		return nil
+	}
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return sandbox.Unprocessable(sandbox.CodeSchemaMismatch, field, "Field %s must be an absolute http or https URL, not %q.", field, v)
+	}
+	return nil
+}
+
+// parseEndpoints reads the endpoints of a Config. Nil stays nil (keep).
+func (s *Service) parseEndpoints(raw []json.RawMessage) ([]wantedEndpoint, error) {
+	if raw == nil {
+		return nil, nil
+	}
+	out := make([]wantedEndpoint, 0, len(raw))
+	seen := map[string]bool{}
+	for i, item := range raw {
+		inst := fmt.Sprintf("endpoints[%d]", i)
+		var w wantedEndpoint
+		var name string
+		if json.Unmarshal(item, &name) != nil {
+			var o struct {
+				Endpoint string `json:"endpoint"`
+				Approved *bool  `json:"approved"`
+				Action   string `json:"action"`
+			}
+			if err := decodeStrict(item, &o); err != nil {
+				return nil, sandbox.Unprocessable(sandbox.CodeSchemaMismatch, inst, `Field %s must be an operation name or {"endpoint": ..., "approved": ..., "action": ...}.`, inst)
+			}
+			name, w.approved, w.action = o.Endpoint, o.Approved, o.Action
+		}
+		switch w.action {
+		case "", "add", "edit", "delete":
+		default:
+			return nil, sandbox.Unprocessable(sandbox.CodeSchemaMismatch, inst+".action", "Field %s.action must be add, edit or delete, not %q.", inst, w.action)
+		}
+		op, ok := s.resolve(name)
+		if !ok {
+			return nil, sandbox.Unprocessable(sandbox.CodeSchemaMismatch, inst,
+				"Field %s: unknown endpoint %q; write an operation name such as GetListOfOrders or \"GET /api/orders\".", inst, name)
+		}
+		if seen[op] {
+			return nil, sandbox.Unprocessable(sandbox.CodeSchemaMismatch, inst, "Field %s: endpoint %s is listed twice.", inst, op)
+		}
+		seen[op] = true
+		w.op = op
+		out = append(out, w)
+	}
+	return out, nil
+}
+
+func (s *Service) resolve(name string) (string, bool) {
+	if name == "" {
+		return "", false
+	}
+	if s.d.Resolve == nil {
+		return name, true
+	}
+	return s.d.Resolve(name)
+}
+
+// mergeEndpoints applies a new requested set to the current grants:
+// kept endpoints keep their state, new ones are pending additions, and
+// approved ones that are no longer requested become pending deletions.
+// An explicit approved/action in the request wins.
+func mergeEndpoints(cur []auth.EndpointGrant, wanted []wantedEndpoint) []auth.EndpointGrant {
+	want := map[string]wantedEndpoint{}
+	for _, w := range wanted {
+		want[w.op] = w
+	}
+	out := []auth.EndpointGrant{}
+	have := map[string]bool{}
+	for _, g := range cur {
+		w, ok := want[g.Endpoint]
+		switch {
+		case ok:
+			have[g.Endpoint] = true
+			if g.Action == "delete" { // requested again: the deletion is withdrawn
+				g = auth.EndpointGrant{Endpoint: g.Endpoint, Approved: true}
+			}
+			out = append(out, override(g, w))
+		case g.Approved || g.Action == "edit" || g.Action == "delete":
+			out = append(out, auth.EndpointGrant{Endpoint: g.Endpoint, Action: "delete"})
+		}
+	}
+	for _, w := range wanted {
+		if !have[w.op] {
+			out = append(out, override(auth.EndpointGrant{Endpoint: w.op, Action: "add"}, w))
+		}
+	}
+	return out
+}
+
+func override(g auth.EndpointGrant, w wantedEndpoint) auth.EndpointGrant {
+	if w.approved != nil {
+		g.Approved = *w.approved
+		g.Action = ""
+		if !g.Approved {
+			g.Action = "add"
+		}
+	}
+	if w.action != "" {
+		g.Approved, g.Action = false, w.action
+	}
+	return g
+}
