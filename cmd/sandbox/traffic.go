@@ -1,0 +1,99 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/traffic"
+)
+
+func newTrafficCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "traffic",
+		Short: "Work with the traffic a sandbox recorded",
+		Example: `  sandbox traffic export --har calls.har
+  sandbox traffic export --har - --addr 127.0.0.1:9000 | jq '.log.entries | length'`,
+		Args: cobra.NoArgs,
+	}
+	cmd.AddCommand(newTrafficExportCmd())
+	return cmd
+}
+
+func newTrafficExportCmd() *cobra.Command {
+	var addr, harFile string
+	cmd := &cobra.Command{
+		Use:   "export",
+		Short: "Write the recorded calls and webhook attempts as HAR",
+		Long: `Fetch the calls and webhook delivery attempts a running sandbox recorded
+(GET /_sandbox/traffic.har) and write them as an HTTP Archive (HAR 1.2), which
+a browser's developer tools can open (Network tab, import). The sandbox keeps
+the newest calls and attempts only (see --traffic-history of sandbox up).`,
+		Example: `  sandbox traffic export --har calls.har
+  sandbox traffic export --har - --addr 127.0.0.1:9000`,
+		Args: cobra.NoArgs,
+		PreRunE: func(cmd *cobra.Command, _ []string) error {
+			return bindEnv(cmd)
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if harFile == "" {
+				return fail(cmd, "--har: give the file to write (- for standard output)")
+			}
+			base, err := traffic.BaseURL(addr)
+			if err != nil {
+				return fail(cmd, "--addr: %v", err)
+			}
+			body, err := fetchHAR(base)
+			if err != nil {
+				return fail(cmd, "%v", err)
+			}
+			var doc traffic.HAR
+			if err := json.Unmarshal(body, &doc); err != nil {
+				return fail(cmd, "%s%s did not answer HAR: %v", base, traffic.HARPath, err)
+			}
+			if harFile == "-" {
+				_, err = cmd.OutOrStdout().Write(body)
+				return err
+			}
+			if err := os.WriteFile(harFile, body, 0o644); err != nil {
+				return fail(cmd, "%v", err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "wrote %d entries to %s\n", len(doc.Log.Entries), harFile)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&addr, "addr", sandbox.DefaultAddr, "the sandbox: host:port or http://host:port"+envHelp("addr"))
+	f.StringVar(&harFile, "har", "", "HAR file to write; - writes to standard output")
+	return cmd
+}
+
+func fetchHAR(base string) ([]byte, error) {
+	c := &http.Client{Timeout: 30 * time.Second}
+	resp, err := c.Get(base + traffic.HARPath)
+	if err != nil {
+		return nil, fmt.Errorf("no sandbox answers at %s: %v", base, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		var env struct {
+			Errors []struct{ Message string } `json:"errors"`
+		}
+		msg := string(body)
+		if json.Unmarshal(body, &env) == nil && len(env.Errors) > 0 {
+			msg = env.Errors[0].Message
+		}
+		return nil, fmt.Errorf("GET %s%s: %s: %s", base, traffic.HARPath, resp.Status, msg)
+	}
+	return body, nil
+}

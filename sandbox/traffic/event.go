@@ -1,0 +1,168 @@
+// Package traffic is the sandbox's flight recorder. Its middleware wraps
+// every request (API, control plane, e-shop pages) and publishes what it
+// saw as a bus.Call; a lossy bus subscription feeds a bounded history of
+// calls and webhook delivery attempts. The control plane serves that
+// history as JSON (GET /_sandbox/traffic), as a live Server-Sent Events
+// stream (GET /_sandbox/traffic?follow=1) and as HAR 1.2
+// (GET /_sandbox/traffic.har). The terminal UI reads the same events,
+// in-process from the bus or attached through the stream.
+//
+// Recording never slows the server: the middleware only copies what
+// passes through (bodies capped), publishing is non-blocking, and every
+// slow reader loses events (counted) instead of holding a request up.
+package traffic
+
+import (
+	"time"
+
+	"github.com/eshop-sandbox/sandbox/sandbox/bus"
+)
+
+// Event types, as named in the stream's "event:" lines and Event.Type.
+const (
+	TypeCall     = "call"     // Call is set
+	TypeDelivery = "delivery" // Delivery is set
+	TypeClock    = "clock"    // Clock is set
+)
+
+// Event is one recorded item: the unit of the history, the stream and
+// the terminal UI's feed.
+type Event struct {
+	// Seq orders events; it grows by one per recorded event and is the
+	// stream's event id (so a reconnecting client resumes after it).
+	Seq      int64          `json:"seq"`
+	Type     string         `json:"type"`
+	Call     *bus.Call      `json:"call,omitempty"`
+	Delivery *bus.Delivery  `json:"delivery,omitempty"`
+	Clock    *bus.ClockMove `json:"clock,omitempty"`
+}
+
+// Info describes the sandbox a traffic feed comes from: what the terminal
+// UI's status bar shows. It is the first message of every stream.
+type Info struct {
+	// Boot identifies this run of the sandbox: a client resuming a stream
+	// (since) from another run must start over, as seqs restart at 1.
+	Boot    string        `json:"boot"`
+	BaseURL string        `json:"baseUrl"`
+	Eshops  []EshopInfo   `json:"eshops"`
+	Now     time.Time     `json:"now"`    // sandbox clock when the info was taken
+	Offset  time.Duration `json:"offset"` // how far the sandbox clock is from the wall clock (ns)
+	// Dropped counts events the recorder lost so far (the history feed
+	// fell behind); a stream adds its own losses in "dropped" messages.
+	Dropped int64 `json:"dropped"`
+	History int   `json:"history"` // calls (and deliveries) the history keeps
+}
+
+// EshopInfo is one e-shop with the credentials to call it.
+type EshopInfo struct {
+	ID     int         `json:"id"`
+	Name   string      `json:"name"`
+	URL    string      `json:"url"`
+	Tokens []TokenInfo `json:"tokens"`
+	Addons []string    `json:"addons"`
+}
+
+// TokenInfo is a usable token and the header it goes in.
+type TokenInfo struct {
+	Header string `json:"header"`
+	Token  string `json:"token"`
+	Label  string `json:"label"`
+}
+
+// faultMemory bounds how many applied faults wait for their call.
+const faultMemory = 1024
+
+// Translator turns bus messages into Events. It also joins a scripted
+// fault (bus.TopicFault, published while the request runs) onto the call
+// it was applied to (published when the request ends), so a call row can
+// show its fault whichever package applied it. Not safe for concurrent
+// use: one per consumer goroutine.
+type Translator struct {
+	faults map[string]string // request id -> fault name
+	order  []string
+}
+
+// NewTranslator returns an empty translator.
+func NewTranslator() *Translator { return &Translator{faults: map[string]string{}} }
+
+// Translate converts m; ok is false for messages that are not traffic
+// (domain events, job changes) and for faults, which are only remembered.
+// Payloads may be values or pointers. The returned event never aliases a
+// payload it had to change, since other subscribers share it.
+func (t *Translator) Translate(m bus.Message) (ev Event, ok bool) {
+	switch m.Topic {
+	case bus.TopicCall:
+		c := asCall(m.Data)
+		if c == nil {
+			return ev, false
+		}
+		if name, found := t.faults[c.ID]; found && c.Fault == "" {
+			cp := *c
+			cp.Fault = name
+			c = &cp
+			delete(t.faults, c.ID)
+		}
+		return Event{Type: TypeCall, Call: c}, true
+	case bus.TopicDelivery:
+		d := asDelivery(m.Data)
+		if d == nil {
+			return ev, false
+		}
+		return Event{Type: TypeDelivery, Delivery: d}, true
+	case bus.TopicClock:
+		var c *bus.ClockMove
+		switch v := m.Data.(type) {
+		case bus.ClockMove:
+			c = &v
+		case *bus.ClockMove:
+			c = v
+		}
+		if c == nil {
+			return ev, false
+		}
+		return Event{Type: TypeClock, Clock: c}, true
+	case bus.TopicFault:
+		var f *bus.Fault
+		switch v := m.Data.(type) {
+		case bus.Fault:
+			f = &v
+		case *bus.Fault:
+			f = v
+		}
+		if f != nil && f.RequestID != "" {
+			t.remember(f.RequestID, f.Name)
+		}
+	}
+	return ev, false
+}
+
+func (t *Translator) remember(id, name string) {
+	if _, dup := t.faults[id]; !dup {
+		t.order = append(t.order, id)
+	}
+	t.faults[id] = name
+	for len(t.order) > faultMemory {
+		delete(t.faults, t.order[0])
+		t.order = t.order[1:]
+	}
+}
+
+func asCall(v any) *bus.Call {
+	switch c := v.(type) {
+	case bus.Call:
+		return &c
+	case *bus.Call:
+		return c
+	}
+	return nil
+}
+
+func asDelivery(v any) *bus.Delivery {
+	switch d := v.(type) {
+	case bus.Delivery:
+		return &d
+	case *bus.Delivery:
+		return d
+	}
+	return nil
+}
