@@ -27,4 +27,5 @@ import "embed"
 //go:embed oauth
 //go:embed jobs
 //go:embed webhooks
+//go:embed scenario.schema.json
 var FS embed.FS

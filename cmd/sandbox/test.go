@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/eshop-sandbox/sandbox/sandbox/scenario/runner"
+)
+
+func newTestCmd() *cobra.Command {
+	var (
+		junit string
+		vars  []string
+		logs  bool
+	)
+	cmd := &cobra.Command{
+		Use:   "test FILE|DIR...",
+		Short: "Run scenario files, each on a fresh sandbox, and report",
+		Long: `Run scenario files (YAML, see schemas/scenario.schema.json and
+'sandbox scenario examples'). Each runs on a fresh in-process sandbox with its
+fixtures, limits, clock and faults; the add-on under test is started from the
+scenario's command and stopped afterwards. For every step the report says pass
+or fail, and for a failure what was expected, what happened instead and the
+relevant traffic. A folder runs every *.yaml and *.yml in it, in name order.
+
+The exit code is 0 only when every step of every scenario passed. --junit
+writes JUnit XML (a test suite per scenario, a test case per step) for CI.`,
+		Example: `  sandbox test scenarios/
+  sandbox test my-addon.yaml --junit report.xml
+  sandbox test --var EXAMPLE_ADDON=./bin/example-addon scenarios/`,
+		Args: cobra.MinimumNArgs(1),
+		PreRunE: func(cmd *cobra.Command, _ []string) error {
+			return bindEnv(cmd)
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			files, err := scenarioFiles(args)
+			if err != nil {
+				return fail(cmd, "%v", err)
+			}
+			opts := runner.Options{Vars: map[string]string{}}
+			for _, v := range vars {
+				k, val, ok := strings.Cut(v, "=")
+				if !ok || k == "" {
+					return fail(cmd, "--var %q: write it as NAME=VALUE", v)
+				}
+				opts.Vars[k] = val
+			}
+			if logs {
+				opts.Log = cmd.ErrOrStderr()
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			out := cmd.OutOrStdout()
+			var results []*runner.Result
+			for _, f := range files {
+				res := runner.RunFile(ctx, f, opts)
+				runner.WriteText(out, res)
+				results = append(results, res)
+				if ctx.Err() != nil {
+					break
+				}
+			}
+			runner.WriteSummary(out, results)
+			if junit != "" {
+				var buf bytes.Buffer
+				if err := runner.WriteJUnit(&buf, results); err != nil {
+					return fail(cmd, "--junit: %v", err)
+				}
+				if err := os.WriteFile(junit, buf.Bytes(), 0o644); err != nil {
+					return fail(cmd, "--junit: %v", err)
+				}
+				fmt.Fprintf(out, "JUnit report written to %s\n", junit)
+			}
+			for _, r := range results {
+				if !r.Passed {
+					return reported{fmt.Errorf("scenarios failed")}
+				}
+			}
+			if ctx.Err() != nil {
+				return fail(cmd, "interrupted")
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&junit, "junit", "", "write JUnit XML to this file"+envHelp("junit"))
+	f.StringArrayVar(&vars, "var", nil, "NAME=VALUE for ${NAME} in the scenarios' add-on command, url, dir and env (repeatable)")
+	f.BoolVar(&logs, "sandbox-log", false, "show the sandboxes' warnings and errors on stderr")
+	return cmd
+}
+
+// scenarioFiles expands the arguments: files as given, folders to their
+// *.yaml and *.yml files in name order.
+func scenarioFiles(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil {
+			return nil, fmt.Errorf("%s: no such file or folder", a)
+		}
+		if !st.IsDir() {
+			out = append(out, a)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(a, func(p string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && (strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")) {
+				found = append(found, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if len(found) == 0 {
+			return nil, fmt.Errorf("%s: no scenario files (*.yaml, *.yml) in this folder", a)
+		}
+		sort.Strings(found)
+		out = append(out, found...)
+	}
+	return out, nil
+}

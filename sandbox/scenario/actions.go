@@ -1,0 +1,214 @@
+package scenario
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/auth"
+	"github.com/eshop-sandbox/sandbox/sandbox/limits"
+	"github.com/eshop-sandbox/sandbox/sandbox/store"
+)
+
+// apply performs a fault's action on one call.
+func (e *Engine) apply(f *Fault, w http.ResponseWriter, r *http.Request, next http.Handler) {
+	now := e.d.Clock.Now()
+	// The answer's Date follows the sandbox clock, so a client can read a
+	// Retry-After date relative to it even when the clock was moved.
+	w.Header().Set("Date", now.UTC().Format(http.TimeFormat))
+	if f.Latency != nil {
+		t := time.NewTimer(f.Latency.D())
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			t.Stop()
+			return
+		}
+	}
+	switch {
+	case f.Respond != nil:
+		e.mark(f, r)
+		e.respond(w, r, f.Respond)
+	case f.Close:
+		e.mark(f, r)
+		closeConnection(w)
+	case f.ExpireToken != nil:
+		if e.expireToken(f, r) {
+			e.mark(f, r)
+		}
+		next.ServeHTTP(w, r)
+	case f.HoldLock != nil:
+		e.mark(f, r)
+		var err error
+		if e.d.Limits != nil {
+			err = e.d.Limits.HoldLock(r, f.HoldLock.For.D())
+		} else {
+			err = sandbox.Errorf(sandbox.KindLocked, limits.CodeLocked, "unknown", "An identical %s request to %s is being processed; retry later.", r.Method, r.URL.Path)
+		}
+		api.WriteError(w, r, e.d.Headers, err)
+	case f.Job != nil:
+		e.mark(f, r)
+		if e.d.ArmJob != nil {
+			e.d.ArmJob(e.eshopOf(r), f.Job.Outcome)
+		}
+		next.ServeHTTP(w, r)
+	case f.FillBucket:
+		e.mark(f, r)
+		var err error
+		if e.d.Limits != nil {
+			err = e.d.Limits.FillBucket(w, r)
+		} else {
+			w.Header().Set("Retry-After", now.Add(time.Second).UTC().Format(http.TimeFormat))
+			err = sandbox.Errorf(sandbox.KindTooManyRequests, limits.CodeRateLimited, "access-token", "The rate limit bucket is full.")
+		}
+		api.WriteError(w, r, e.d.Headers, err)
+	case f.Maintenance != nil:
+		e.mark(f, r)
+		until := now.Add(f.Maintenance.For.D())
+		if e.d.Limits != nil {
+			e.d.Limits.SetMaintenance(&limits.Maintenance{Message: f.Maintenance.Message, Until: until})
+		}
+		msg := f.Maintenance.Message
+		if msg == "" {
+			msg = "The service is under maintenance. Retry in a few minutes."
+		}
+		w.Header().Set("Retry-After", until.UTC().Format(http.TimeFormat))
+		api.WriteError(w, r, e.d.Headers, sandbox.Errorf(sandbox.KindUnavailable, limits.CodeMaintenance, "unknown", "%s", msg))
+	default: // latency alone
+		e.mark(f, r)
+		next.ServeHTTP(w, r)
+	}
+}
+
+// closeConnection drops the connection without an answer: hijacked and
+// closed where the writer allows it, otherwise by aborting the handler,
+// which makes net/http close it.
+func closeConnection(w http.ResponseWriter) {
+	if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+		_ = conn.Close()
+		return
+	}
+	panic(http.ErrAbortHandler)
+}
+
+// statusKinds maps the statuses a respond fault may give to error kinds,
+// with the default errorCode, instance and message of each.
+var statusKinds = map[int]struct {
+	kind     sandbox.Kind
+	code     string
+	instance string
+	message  string
+}{
+	400: {sandbox.KindInvalid, sandbox.CodeValidation, "unknown", "One or more item-level validations failed."},
+	401: {sandbox.KindUnauthorized, sandbox.CodeExpiredToken, "access-token", "The API access token expired. Request a new one from the e-shop's OAuth server."},
+	403: {sandbox.KindForbidden, sandbox.CodeNoRights, "access-token", "The token has no right for this endpoint."},
+	404: {sandbox.KindNotFound, sandbox.CodeNotFound, "unknown", "The entity does not exist."},
+	409: {sandbox.KindConflict, sandbox.CodeConflict, "unknown", "The request conflicts with the current state."},
+	413: {sandbox.KindTooLarge, sandbox.CodeTooManyEntities, "unknown", "The request names more entities than the endpoint allows; nothing was changed."},
+	422: {sandbox.KindUnprocessable, sandbox.CodeSchemaMismatch, "unknown", "The request does not match the expected JSON schema."},
+	423: {sandbox.KindLocked, limits.CodeLocked, "unknown", "An identical request to this URL is being processed; retry later."},
+	429: {sandbox.KindTooManyRequests, limits.CodeTooManyConnections, "access-token", "Too many concurrent connections with this token."},
+	500: {sandbox.KindInternal, sandbox.CodeInternal, "unknown", "Internal server error. Retry later."},
+	503: {sandbox.KindUnavailable, limits.CodeMaintenance, "unknown", "The service is under maintenance. Retry in a few minutes."},
+}
+
+// DefaultRetryAfter is how far ahead a 429 fault's Retry-After points
+// when the fault gives none.
+const DefaultRetryAfter = 30 * time.Second
+
+// respond answers with the spec's error envelope.
+func (e *Engine) respond(w http.ResponseWriter, r *http.Request, rs *Respond) {
+	def, ok := statusKinds[rs.Status]
+	if !ok {
+		def = statusKinds[500]
+	}
+	code, inst, msg := def.code, def.instance, def.message
+	if rs.ErrorCode != "" {
+		code = rs.ErrorCode
+	}
+	if rs.Instance != "" {
+		inst = rs.Instance
+	}
+	if rs.Message != "" {
+		msg = rs.Message
+	}
+	retry := time.Duration(0)
+	if rs.RetryAfter != nil {
+		retry = rs.RetryAfter.D()
+	} else if rs.Status == http.StatusTooManyRequests {
+		retry = DefaultRetryAfter
+	}
+	if retry > 0 {
+		w.Header().Set("Retry-After", e.d.Clock.Now().Add(retry).UTC().Format(http.TimeFormat))
+	}
+	api.WriteError(w, r, e.d.Headers, sandbox.Errorf(def.kind, code, inst, "%s", msg))
+}
+
+// expireToken counts the call against its token and, once the token has
+// had its After calls, expires it in the store (so authentication answers
+// 401 expired-token from now on). It reports whether it expired the token
+// on this call.
+func (e *Engine) expireToken(f *Fault, r *http.Request) bool {
+	tok := r.Header.Get(e.d.Headers.AccessToken)
+	if tok == "" {
+		tok = r.Header.Get(e.d.Headers.PrivateToken)
+	}
+	if tok == "" {
+		return false
+	}
+	key := f.Name + "\x00" + tok
+	e.mu.Lock()
+	e.expiries[key]++
+	n := e.expiries[key]
+	e.mu.Unlock()
+	if n != f.ExpireToken.After+1 {
+		return false
+	}
+	err := e.d.Store.Update(func(tx *store.Tx) error { return ExpireTokenNow(tx, tok) })
+	if err != nil {
+		if !errors.Is(err, sandbox.ErrNotFound) {
+			e.d.Log.Error("scenario: expire token", "fault", f.Name, "err", err)
+		}
+		return false
+	}
+	return true
+}
+
+// ExpireTokenNow sets a stored token's expiry to the sandbox's now,
+// keeping every other field of the record (and the store's retention).
+func ExpireTokenNow(tx *store.Tx, tok string) error {
+	raw, err := tx.Get(store.Global, auth.TokensCollection, tok)
+	if err != nil {
+		return err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return fmt.Errorf("token record: %w", err)
+	}
+	var retain time.Time
+	if v, ok := m["_expiresAt"]; ok {
+		if sec, err := strconv.ParseInt(string(v), 10, 64); err == nil {
+			retain = time.Unix(sec, 0)
+		}
+	}
+	now, err := json.Marshal(tx.Now())
+	if err != nil {
+		return err
+	}
+	m["expiresAt"] = now
+	out, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	if retain.IsZero() {
+		_, err = tx.Put(store.Global, auth.TokensCollection, tok, out)
+	} else {
+		_, err = tx.PutExpiring(store.Global, auth.TokensCollection, tok, out, retain)
+	}
+	return err
+}

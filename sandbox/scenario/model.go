@@ -1,0 +1,125 @@
+package scenario
+
+import (
+	"time"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+)
+
+// Scenario is one parsed scenario file: the sandbox to start, the add-on
+// under test, the faults to apply while serving and the steps to run.
+type Scenario struct {
+	// File is where the scenario was read from ("" for in-memory input);
+	// relative paths in the file (fixtures, the add-on's dir) resolve
+	// against its folder.
+	File string `yaml:"-"`
+	// Source is the file's content as read, so a sandbox can be started
+	// with exactly these faults (sandbox.Config.Scenario).
+	Source []byte `yaml:"-"`
+
+	Name        string `yaml:"name"`
+	Description string `yaml:"description"`
+	// Strict fails the scenario when the contract report lists anything.
+	Strict bool `yaml:"strict"`
+	// Seed makes ids, tokens and probabilistic faults reproducible; 0
+	// means 1, so every run of a file is the same.
+	Seed uint64 `yaml:"seed"`
+	// Clock sets where the sandbox's clock starts and whether it runs.
+	Clock *ClockSpec `yaml:"clock"`
+	// Fixtures is "embedded" (the default set) or a folder, relative to
+	// the scenario file.
+	Fixtures string `yaml:"fixtures"`
+	// Limits overrides the spec's limits for this scenario.
+	Limits *LimitsSpec `yaml:"limits"`
+	// Addon is the add-on under test.
+	Addon  *Addon  `yaml:"addon"`
+	Faults []Fault `yaml:"faults"`
+	Steps  []Step  `yaml:"steps"`
+}
+
+// ClockSpec controls the sandbox clock of a run. Without it the clock
+// follows the wall clock (so the add-on and the sandbox agree on what
+// Retry-After means) and only steps move it.
+type ClockSpec struct {
+	// Start is an RFC 3339 or service-format time the clock starts at.
+	Start string `yaml:"start"`
+	// Frozen stops the clock; only steps move it.
+	Frozen bool `yaml:"frozen"`
+
+	start time.Time
+}
+
+// StartTime is the parsed Start (zero when unset).
+func (c *ClockSpec) StartTime() time.Time {
+	if c == nil {
+		return time.Time{}
+	}
+	return c.start
+}
+
+// LimitsSpec overrides some of the spec's limits; unset fields keep the
+// defaults.
+type LimitsSpec struct {
+	Off              *bool     `yaml:"off"`
+	PerIP            *int      `yaml:"perIp"`
+	PerToken         *int      `yaml:"perToken"`
+	BucketCapacity   *int      `yaml:"bucketCapacity"`
+	BucketLeak       *Duration `yaml:"bucketLeak"`
+	WriteLockTimeout *Duration `yaml:"writeLockTimeout"`
+}
+
+// Apply returns the default limits changed as the spec asks.
+func (l *LimitsSpec) Apply(base sandbox.Limits) sandbox.Limits {
+	if l == nil {
+		return base
+	}
+	if l.Off != nil {
+		base.Off = *l.Off
+	}
+	if l.PerIP != nil {
+		base.PerIP = *l.PerIP
+	}
+	if l.PerToken != nil {
+		base.PerToken = *l.PerToken
+	}
+	if l.BucketCapacity != nil {
+		base.BucketCapacity = *l.BucketCapacity
+	}
+	if l.BucketLeak != nil {
+		base.BucketLeak = l.BucketLeak.D()
+	}
+	if l.WriteLockTimeout != nil {
+		base.WriteLockTimeout = l.WriteLockTimeout.D()
+	}
+	return base
+}
+
+// Addon is the add-on under test: which configured add-on it is, where it
+// listens, and optionally the command that starts it.
+type Addon struct {
+	// Name is the add-on's name in the fixtures (e.g. example-addon).
+	Name string `yaml:"name"`
+	// Eshop is the e-shop the add-on is tested against.
+	Eshop int `yaml:"eshop"`
+	// URL is the add-on's base URL; the install, redirect and webhook URLs
+	// of the add-on's record are pointed at it (InstallPath, WebhookPath).
+	// ${VAR} placeholders are expanded (see the runner's variables).
+	URL         string `yaml:"url"`
+	InstallPath string `yaml:"installPath"`
+	WebhookPath string `yaml:"webhookPath"`
+	// Ready is a path the runner polls (GET, 2xx) before the first step.
+	Ready string `yaml:"ready"`
+	// Command starts the add-on (argv, placeholders expanded); the runner
+	// stops it at the end of the scenario.
+	Command []string          `yaml:"command"`
+	Dir     string            `yaml:"dir"`
+	Env     map[string]string `yaml:"env"`
+	// StartTimeout bounds the wait for Ready (default 30s).
+	StartTimeout Duration `yaml:"startTimeout"`
+}
+
+// Pos is a position in a scenario file, for messages.
+type Pos struct {
+	Line   int `yaml:"-" json:"line"`
+	Column int `yaml:"-" json:"column"`
+}

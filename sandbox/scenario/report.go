@@ -1,0 +1,351 @@
+package scenario
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/addons"
+	"github.com/eshop-sandbox/sandbox/sandbox/bus"
+	"github.com/eshop-sandbox/sandbox/sandbox/limits"
+)
+
+// Rules of the contract report: what a client does against the spec.
+const (
+	RuleRetriedUnchanged  = "retried-unchanged"
+	RuleIgnoredRetryAfter = "ignored-retry-after"
+	RuleTooManyConns      = "too-many-connections"
+	RuleNoContentType     = "missing-content-type"
+	RuleExpiredTokenAgain = "expired-token-reused"
+	RulePagedOnChanged    = "paged-on-changed-total"
+	RuleAsyncNoJobHook    = "async-without-job-finished"
+	RuleInstallEarly      = "install-answered-before-exchange"
+)
+
+// Rule describes one rule of the report, with the spec's words.
+type Rule struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+// Rules lists the report's rules in a stable order.
+var Rules = []Rule{
+	{RuleRetriedUnchanged, "Retried a request that got 400 or 422 without changing it (spec, Errors: never retry unchanged)."},
+	{RuleIgnoredRetryAfter, "Called again before the Retry-After time of a 423, 429 or 503 answer."},
+	{RuleTooManyConns, "Had more concurrent connections open than the limit (3 per token, 50 per IP) and got 429."},
+	{RuleNoContentType, "Sent an API request without the Content-Type header (spec, Versioning rule 2: required)."},
+	{RuleExpiredTokenAgain, "Used an API token again after it was answered 401 expired-token (spec: request a new one)."},
+	{RulePagedOnChanged, "Paged on although totalCount changed between pages (spec, Paging rule 1: items may be skipped or repeated)."},
+	{RuleAsyncNoJobHook, "Called an asynchronous endpoint without registering the job:finished webhook first (spec, Events rule 1)."},
+	{RuleInstallEarly, "Answered the install request with 200 before exchanging the code for the OAuth token (spec, Authentication step 2)."},
+}
+
+// RuleNames are the names of Rules, for validation.
+func RuleNames() []string {
+	out := make([]string, len(Rules))
+	for i, r := range Rules {
+		out[i] = r.Name
+	}
+	return out
+}
+
+// Bounds that keep a long-running sandbox's report small: at most
+// MaxFindings findings (the oldest give way) and MaxTracked remembered
+// requests per kind of bookkeeping (forgotten all at once when full).
+const (
+	MaxFindings = 1000
+	MaxTracked  = 10000
+)
+
+// RunnerAgent is the User-Agent of the scenario runner's own calls (steps
+// acting as the e-shop administration); the report does not judge them.
+const RunnerAgent = "sandbox-scenario-runner/1"
+
+// Finding is one thing a client did against the spec's rules.
+type Finding struct {
+	Rule      string    `json:"rule"`
+	Message   string    `json:"message"`
+	Time      time.Time `json:"time"` // sandbox clock
+	RequestID string    `json:"requestId,omitempty"`
+	Eshop     int       `json:"eshop,omitempty"`
+	TokenKind string    `json:"tokenKind,omitempty"`
+	Token     string    `json:"token,omitempty"` // shortened
+	Method    string    `json:"method,omitempty"`
+	Path      string    `json:"path,omitempty"`
+	Operation string    `json:"operation,omitempty"`
+}
+
+// Report watches the traffic (bus.TopicCall) and the install reports and
+// notes every rule a client breaks. It is fed through Observe and is safe
+// for concurrent use.
+type Report struct {
+	headers sandbox.Headers
+	async   func(operation string) bool
+
+	mu       sync.Mutex
+	findings []Finding
+	dropped  int                  // findings beyond MaxFindings, oldest first
+	failed   map[string]bool      // identity, method, URI, body hash of a 400/422
+	waits    map[string]time.Time // identity (or identity+URL for 423) -> Retry-After
+	expired  map[string]bool      // tokens answered expired-token; true once reported
+	pages    map[string]*pageState
+}
+
+type pageState struct {
+	page, total int64
+	changed     bool
+	from        int64
+}
+
+// NewReport returns an empty report. async reports whether an operation
+// is asynchronous (nil: none is).
+func NewReport(h sandbox.Headers, async func(string) bool) *Report {
+	rp := &Report{headers: h, async: async}
+	rp.Clear()
+	return rp
+}
+
+// Clear forgets every finding and what was learnt so far.
+func (rp *Report) Clear() {
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	rp.findings, rp.dropped = nil, 0
+	rp.failed, rp.waits, rp.expired, rp.pages = map[string]bool{}, map[string]time.Time{}, map[string]bool{}, map[string]*pageState{}
+}
+
+// Findings returns a copy of the findings in the order they were made.
+func (rp *Report) Findings() []Finding {
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	return append([]Finding(nil), rp.findings...)
+}
+
+// Dropped is how many of the oldest findings gave way to newer ones.
+func (rp *Report) Dropped() int {
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	return rp.dropped
+}
+
+// addLocked appends a finding within MaxFindings. Callers hold mu.
+func (rp *Report) addLocked(f Finding) {
+	if len(rp.findings) >= MaxFindings {
+		rp.findings = append(rp.findings[:0], rp.findings[1:]...)
+		rp.dropped++
+	}
+	rp.findings = append(rp.findings, f)
+}
+
+// trimLocked forgets the bookkeeping maps that grew past MaxTracked.
+// Callers hold mu.
+func (rp *Report) trimLocked() {
+	if len(rp.failed) > MaxTracked {
+		rp.failed = map[string]bool{}
+	}
+	if len(rp.waits) > MaxTracked {
+		rp.waits = map[string]time.Time{}
+	}
+	if len(rp.expired) > MaxTracked {
+		rp.expired = map[string]bool{}
+	}
+	if len(rp.pages) > MaxTracked {
+		rp.pages = map[string]*pageState{}
+	}
+}
+
+// Hook is a bus consumer: it feeds calls and install reports to the
+// report. It does a little bookkeeping under a lock and never blocks.
+func (rp *Report) Hook(m bus.Message) {
+	switch m.Topic {
+	case bus.TopicCall:
+		switch c := m.Data.(type) {
+		case *bus.Call:
+			rp.Observe(c)
+		case bus.Call:
+			rp.Observe(&c)
+		}
+	case addons.TopicInstall:
+		if rec, ok := m.Data.(*addons.Record); ok {
+			rp.ObserveInstall(rec)
+		}
+	}
+}
+
+// ObserveInstall notes an install answered with 200 before the code was
+// exchanged.
+func (rp *Report) ObserveInstall(rec *addons.Record) {
+	if rec == nil || rec.Answer == nil || rec.Answer.Status != http.StatusOK || rec.Passed {
+		return
+	}
+	exchangedInTime := false
+	for _, x := range rec.Exchanges {
+		if x.Accepted && !x.AfterAnswer && !x.OtherCode {
+			exchangedInTime = true
+		}
+	}
+	if exchangedInTime {
+		return
+	}
+	t, _ := sandbox.ParseTime(rec.FinishedAt)
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	rp.addLocked(Finding{Rule: RuleInstallEarly, Time: t, Eshop: rec.EshopID,
+		Message: fmt.Sprintf("Add-on %s: %s", rec.Addon, rec.Summary)})
+}
+
+// Observe judges one finished call.
+func (rp *Report) Observe(c *bus.Call) {
+	if c == nil || strings.HasPrefix(c.Path, "/_sandbox") || c.ReqHeader.Get("User-Agent") == RunnerAgent {
+		return
+	}
+	isAPI := strings.HasPrefix(c.Path, "/api/")
+	tok, kind := rp.token(c.ReqHeader)
+	identity := "t:" + tok
+	if tok == "" {
+		identity = "ip:" + host(c.RemoteAddr)
+	}
+	errCode := gjson.GetBytes(c.RespBody, "errors.0.errorCode").String()
+	base := Finding{Time: c.Time, RequestID: c.ID, Eshop: c.Eshop, TokenKind: kind, Token: shorten(tok), Method: c.Method, Path: c.Path, Operation: c.Operation}
+	if base.TokenKind == "" {
+		base.TokenKind = c.TokenKind
+	}
+
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	defer rp.trimLocked()
+	add := func(rule, format string, args ...any) {
+		f := base
+		f.Rule, f.Message = rule, fmt.Sprintf(format, args...)
+		rp.addLocked(f)
+	}
+
+	if isAPI && c.ReqHeader.Get("Content-Type") == "" {
+		add(RuleNoContentType, "%s %s was sent without Content-Type; send application/json on every request, GET and DELETE included.", c.Method, c.Path)
+	}
+
+	retryKey := identity + " " + c.Method + " " + c.Path + " " + bodyHash(c.ReqBody)
+	if rp.failed[retryKey] {
+		add(RuleRetriedUnchanged, "%s %s was sent again unchanged after it was answered 400 or 422; fix the request instead of retrying it.", c.Method, c.Path)
+		delete(rp.failed, retryKey) // once per failure
+	}
+	if c.Status == http.StatusBadRequest || c.Status == http.StatusUnprocessableEntity {
+		rp.failed[retryKey] = true
+	}
+
+	lockKey := identity + " " + c.Method + " " + c.Path
+	for _, k := range []string{identity, lockKey} {
+		if until, ok := rp.waits[k]; ok {
+			if c.Time.Before(until) {
+				add(RuleIgnoredRetryAfter, "%s %s came %s before the Retry-After time %s.", c.Method, c.Path,
+					until.Sub(c.Time).Round(time.Millisecond), until.UTC().Format(http.TimeFormat))
+			}
+			delete(rp.waits, k)
+		}
+	}
+	if ra := c.RespHeader.Get("Retry-After"); ra != "" {
+		if until, err := http.ParseTime(ra); err == nil {
+			switch c.Status {
+			case http.StatusLocked:
+				rp.waits[lockKey] = until
+			case http.StatusTooManyRequests, http.StatusServiceUnavailable:
+				rp.waits[identity] = until
+			}
+		}
+	}
+
+	if c.Status == http.StatusTooManyRequests && errCode == limits.CodeTooManyConnections && c.Fault == "" {
+		add(RuleTooManyConns, "%s %s was refused with 429: the client had too many connections open at once (at most 3 per token).", c.Method, c.Path)
+	}
+
+	if tok != "" {
+		if reported, ok := rp.expired[tok]; ok && !reported {
+			add(RuleExpiredTokenAgain, "%s %s used a token that was already answered 401 expired-token; request a new API token instead.", c.Method, c.Path)
+			rp.expired[tok] = true
+		}
+		if c.Status == http.StatusUnauthorized && errCode == sandbox.CodeExpiredToken {
+			if _, ok := rp.expired[tok]; !ok {
+				rp.expired[tok] = false
+			}
+		}
+	}
+
+	if c.Status == http.StatusForbidden && rp.async != nil && rp.async(c.Operation) && errCode != sandbox.CodeNoRights {
+		add(RuleAsyncNoJobHook, "%s %s is asynchronous and was called without a registered job:finished webhook; register it first.", c.Method, c.Path)
+	}
+
+	if c.Status == http.StatusOK && isAPI {
+		rp.paging(c, identity, add)
+	}
+}
+
+// paging follows page sequences of a list per client and notes a page
+// fetched after totalCount changed.
+func (rp *Report) paging(c *bus.Call, identity string, add func(string, string, ...any)) {
+	pg := gjson.GetBytes(c.RespBody, "data.paginator")
+	if !pg.Exists() {
+		return
+	}
+	total, page := pg.Get("totalCount").Int(), pg.Get("page").Int()
+	u, err := url.Parse(c.Path)
+	if err != nil {
+		return
+	}
+	q := u.Query()
+	q.Del("page")
+	key := identity + " " + c.Method + " " + u.Path + "?" + q.Encode()
+	st := rp.pages[key]
+	switch {
+	case st != nil && page == st.page+1:
+		if st.changed {
+			add(RulePagedOnChanged, "%s %s fetched page %d although totalCount changed from %d to %d on the page before; start again from page 1.", c.Method, c.Path, page, st.from, st.total)
+			st.changed = false
+		}
+		if total != st.total {
+			st.changed, st.from = true, st.total
+		}
+	default:
+		st = &pageState{}
+		rp.pages[key] = st
+	}
+	st.page, st.total = page, total
+}
+
+// token returns the call's token and its kind by header.
+func (rp *Report) token(h http.Header) (string, string) {
+	if t := h.Get(rp.headers.AccessToken); t != "" {
+		return t, "addon"
+	}
+	if t := h.Get(rp.headers.PrivateToken); t != "" {
+		return t, "private"
+	}
+	return "", ""
+}
+
+func host(addr string) string {
+	if h, _, err := net.SplitHostPort(addr); err == nil {
+		return h
+	}
+	return addr
+}
+
+func bodyHash(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
+}
+
+// shorten keeps enough of a token to recognise it in a report.
+func shorten(tok string) string {
+	if len(tok) <= 16 {
+		return tok
+	}
+	return tok[:16] + "…"
+}

@@ -1,0 +1,226 @@
+package runner
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// Counts sums step outcomes.
+type Counts struct{ Passed, Failed, Skipped int }
+
+// Counts of one scenario's steps (a setup failure counts as one failure).
+func (res *Result) Counts() Counts {
+	var c Counts
+	if res.Setup != "" {
+		c.Failed++
+	}
+	for _, s := range res.Steps {
+		switch s.Status {
+		case Passed:
+			c.Passed++
+		case Failed:
+			c.Failed++
+		default:
+			c.Skipped++
+		}
+	}
+	return c
+}
+
+// WriteText prints a readable report of one scenario: each step, pass or
+// fail, and for a failure the expectation, what happened instead and the
+// relevant traffic; then the contract report.
+func WriteText(w io.Writer, res *Result) {
+	fmt.Fprintf(w, "scenario %q (%s)\n", res.Name, res.File)
+	if res.Setup != "" {
+		fmt.Fprintf(w, "  ERROR the scenario could not start:\n%s\n", indent(res.Setup, "        "))
+	}
+	for _, s := range res.Steps {
+		mark := map[string]string{Passed: "ok  ", Failed: "FAIL", Skipped: "skip"}[s.Status]
+		where := ""
+		if s.Line > 0 {
+			where = fmt.Sprintf(" (line %d)", s.Line)
+		}
+		fmt.Fprintf(w, "  %s %2d %s%s %s\n", mark, s.Index, s.Name, where, seconds(s.Duration))
+		switch s.Status {
+		case Passed:
+			if s.Note != "" {
+				fmt.Fprintf(w, "          %s\n", firstLine(s.Note))
+			}
+		case Failed:
+			fmt.Fprintf(w, "          expected: %s\n", s.Expected)
+			fmt.Fprintf(w, "          got:      %s\n", indentRest(s.Got, "                    "))
+			if len(s.Traffic) > 0 {
+				fmt.Fprintf(w, "          traffic:\n")
+				for _, t := range s.Traffic {
+					fmt.Fprintf(w, "            %s\n", t)
+				}
+			}
+		case Skipped:
+			fmt.Fprintf(w, "          %s\n", s.Got)
+		}
+	}
+	if len(res.Findings) > 0 {
+		fmt.Fprintf(w, "  contract report: %d finding(s)\n", len(res.Findings))
+		for _, f := range describeFindings(res.Findings) {
+			fmt.Fprintf(w, "    - %s\n", f)
+		}
+	}
+	if res.AddonOutput != "" {
+		fmt.Fprintf(w, "  add-on output (last lines):\n%s\n", indent(tail(res.AddonOutput, 20), "    "))
+	}
+	c := res.Counts()
+	verdict := "PASS"
+	if !res.Passed {
+		verdict = "FAIL"
+	}
+	fmt.Fprintf(w, "%s %s: %d passed, %d failed, %d skipped %s\n\n", verdict, res.File, c.Passed, c.Failed, c.Skipped, seconds(res.Duration))
+}
+
+// WriteSummary prints the totals of several scenarios.
+func WriteSummary(w io.Writer, results []*Result) {
+	passed := 0
+	for _, r := range results {
+		if r.Passed {
+			passed++
+		}
+	}
+	fmt.Fprintf(w, "%d scenario(s): %d passed, %d failed\n", len(results), passed, len(results)-passed)
+	for _, r := range results {
+		if !r.Passed {
+			fmt.Fprintf(w, "  failed: %s (%s)\n", r.File, r.Name)
+		}
+	}
+}
+
+func seconds(d time.Duration) string { return fmt.Sprintf("(%.2fs)", d.Seconds()) }
+
+func indent(s, prefix string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i := range lines {
+		lines[i] = prefix + lines[i]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func indentRest(s, prefix string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i := 1; i < len(lines); i++ {
+		lines[i] = prefix + lines[i]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func tail(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// JUnit XML shapes (the common Jenkins/Ant dialect CI systems read).
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Skipped  int          `xml:"skipped,attr"`
+	Time     string       `xml:"time,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name     string      `xml:"name,attr"`
+	File     string      `xml:"file,attr,omitempty"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Errors   int         `xml:"errors,attr"`
+	Skipped  int         `xml:"skipped,attr"`
+	Time     string      `xml:"time,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	File      string        `xml:"file,attr,omitempty"`
+	Line      int           `xml:"line,attr,omitempty"`
+	Time      string        `xml:"time,attr"`
+	Failure   *junitMessage `xml:"failure,omitempty"`
+	Error     *junitMessage `xml:"error,omitempty"`
+	Skipped   *junitMessage `xml:"skipped,omitempty"`
+	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+type junitMessage struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr,omitempty"`
+	Body    string `xml:",chardata"`
+}
+
+// WriteJUnit writes the results as JUnit XML: a test suite per scenario,
+// a test case per step (a scenario that could not start has one "setup"
+// case with the error).
+func WriteJUnit(w io.Writer, results []*Result) error {
+	all := junitSuites{Name: "sandbox test"}
+	var total time.Duration
+	for _, res := range results {
+		s := junitSuite{Name: res.Name, File: res.File, Time: secs(res.Duration)}
+		class := strings.TrimSuffix(res.File, ".yaml")
+		if res.Setup != "" {
+			s.Cases = append(s.Cases, junitCase{Name: "setup", Classname: class, File: res.File, Time: "0",
+				Error: &junitMessage{Message: firstLine(res.Setup), Type: "setup", Body: res.Setup + addonOutput(res)}})
+			s.Errors++
+		}
+		for _, st := range res.Steps {
+			c := junitCase{Name: fmt.Sprintf("%02d %s", st.Index, st.Name), Classname: class, File: res.File, Line: st.Line, Time: secs(st.Duration)}
+			switch st.Status {
+			case Failed:
+				body := "expected: " + st.Expected + "\ngot: " + st.Got
+				if len(st.Traffic) > 0 {
+					body += "\ntraffic:\n  " + strings.Join(st.Traffic, "\n  ")
+				}
+				c.Failure = &junitMessage{Message: "expected " + st.Expected, Type: st.Kind, Body: body + addonOutput(res)}
+				s.Failures++
+			case Skipped:
+				c.Skipped = &junitMessage{Message: st.Got}
+				s.Skipped++
+			default:
+				c.SystemOut = st.Note
+			}
+			s.Cases = append(s.Cases, c)
+		}
+		s.Tests = len(s.Cases)
+		all.Tests += s.Tests
+		all.Failures += s.Failures
+		all.Errors += s.Errors
+		all.Skipped += s.Skipped
+		total += res.Duration
+		all.Suites = append(all.Suites, s)
+	}
+	all.Time = secs(total)
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(all); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+func addonOutput(res *Result) string {
+	if res.AddonOutput == "" {
+		return ""
+	}
+	return "\nadd-on output (last lines):\n" + tail(res.AddonOutput, 20)
+}
+
+func secs(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }

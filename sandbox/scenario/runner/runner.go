@@ -1,0 +1,455 @@
+// Package runner runs scenario files: for each one a fresh in-process
+// sandbox (sandbox/app) with the scenario's fixtures, limits, clock, seed
+// and faults, optionally the add-on under test started from its command,
+// then the steps in order, each passing or failing with the expectation,
+// what happened instead and the relevant traffic. `sandbox test` and the
+// CI test of scenarios/ use it.
+package runner
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/app"
+	"github.com/eshop-sandbox/sandbox/sandbox/scenario"
+)
+
+// Options tune a run.
+type Options struct {
+	// Vars are extra ${VAR} values for the add-on's url, command, dir and
+	// env; the process environment is consulted after them.
+	Vars map[string]string
+	// Log receives the sandbox's own log (nil: discarded).
+	Log io.Writer
+	// DefaultWithin is how long expectations wait when the file gives no
+	// time (default 10s).
+	DefaultWithin time.Duration
+}
+
+// DefaultStart is where a frozen clock starts when the scenario names no
+// start time, so frozen runs are reproducible.
+var DefaultStart = time.Date(2025, 6, 2, 9, 0, 0, 0, time.UTC)
+
+// Status of a step.
+const (
+	Passed  = "passed"
+	Failed  = "failed"
+	Skipped = "skipped" // not run: an earlier step failed
+)
+
+// Result is the outcome of one scenario.
+type Result struct {
+	Name     string        `json:"name"`
+	File     string        `json:"file"`
+	Passed   bool          `json:"passed"`
+	Duration time.Duration `json:"duration"`
+	// Setup is why the scenario could not start ("" when it could).
+	Setup    string             `json:"setup,omitempty"`
+	Steps    []StepResult       `json:"steps"`
+	Findings []scenario.Finding `json:"findings"`
+	// AddonOutput is the end of the add-on process's output, shown when
+	// something failed.
+	AddonOutput string `json:"addonOutput,omitempty"`
+}
+
+// StepResult is the outcome of one step.
+type StepResult struct {
+	Index    int           `json:"index"` // 1-based
+	Name     string        `json:"name"`
+	Kind     string        `json:"kind"`
+	Line     int           `json:"line,omitempty"`
+	Status   string        `json:"status"`
+	Duration time.Duration `json:"duration"`
+	// Expected and Got explain a failure: what the step expected and what
+	// happened instead. Traffic lists the calls and deliveries that matter.
+	Expected string   `json:"expected,omitempty"`
+	Got      string   `json:"got,omitempty"`
+	Traffic  []string `json:"traffic,omitempty"`
+	// Note says what a passing step did.
+	Note string `json:"note,omitempty"`
+}
+
+// RunFile loads a scenario file and runs it; a file that does not load
+// is a failed result whose Setup holds every problem.
+func RunFile(ctx context.Context, path string, opts Options) *Result {
+	sc, err := scenario.Load(path)
+	if err != nil {
+		return &Result{Name: filepath.Base(path), File: path, Setup: err.Error(), Steps: []StepResult{}}
+	}
+	return Run(ctx, sc, opts)
+}
+
+// run is the state of one scenario run.
+type run struct {
+	ctx     context.Context
+	sc      *scenario.Scenario
+	opts    Options
+	app     *app.App
+	log     *trafficLog
+	client  *http.Client
+	vars    map[string]string
+	proc    *process
+	headers headerNames
+	// cursor marks the traffic logged before the last action step began;
+	// expectations look at what came after it.
+	cursorCalls, cursorDeliveries int
+}
+
+// Run runs a parsed scenario on a fresh sandbox.
+func Run(ctx context.Context, sc *scenario.Scenario, opts Options) *Result {
+	began := time.Now()
+	res := &Result{Name: sc.Name, File: sc.File, Steps: []StepResult{}}
+	if opts.DefaultWithin <= 0 {
+		opts.DefaultWithin = 10 * time.Second
+	}
+	r := &run{ctx: ctx, sc: sc, opts: opts, log: newTrafficLog(), client: &http.Client{Timeout: 60 * time.Second}}
+	defer func() { res.Duration = time.Since(began) }()
+	if err := r.start(); err != nil {
+		res.Setup = err.Error()
+		r.stop(res)
+		r.skipAll(res, 0, "not run: the scenario could not start")
+		return res
+	}
+	failedAt := 0
+	for i := range sc.Steps {
+		st := &sc.Steps[i]
+		if failedAt > 0 {
+			res.Steps = append(res.Steps, r.skipped(i, st, fmt.Sprintf("not run: step %d failed", failedAt)))
+			continue
+		}
+		sr := r.step(i, st)
+		res.Steps = append(res.Steps, sr)
+		if sr.Status == Failed {
+			failedAt = i + 1
+		}
+	}
+	res.Findings = r.findings()
+	if sc.Strict {
+		res.Steps = append(res.Steps, r.strictStep(len(sc.Steps), res.Findings))
+	}
+	r.stop(res)
+	res.Passed = true
+	for _, s := range res.Steps {
+		if s.Status != Passed {
+			res.Passed = false
+		}
+	}
+	return res
+}
+
+func (r *run) skipAll(res *Result, from int, why string) {
+	for i := from; i < len(r.sc.Steps); i++ {
+		res.Steps = append(res.Steps, r.skipped(i, &r.sc.Steps[i], why))
+	}
+	if r.sc.Strict {
+		res.Steps = append(res.Steps, StepResult{Index: len(r.sc.Steps) + 1, Name: "contract report (strict)", Kind: "strict", Status: Skipped, Got: why})
+	}
+}
+
+func (r *run) skipped(i int, st *scenario.Step, why string) StepResult {
+	return StepResult{Index: i + 1, Name: stepName(st), Kind: st.Kind(), Line: st.Pos.Line, Status: Skipped, Got: why}
+}
+
+func stepName(st *scenario.Step) string {
+	if st.Name != "" {
+		return st.Name
+	}
+	return st.Kind()
+}
+
+// start opens the sandbox, points the add-on's URLs at it and starts the
+// add-on.
+func (r *run) start() error {
+	cfg, err := r.config()
+	if err != nil {
+		return err
+	}
+	logw := r.opts.Log
+	if logw == nil {
+		logw = io.Discard
+	}
+	a, err := app.Open(cfg, slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	if err != nil {
+		return fmt.Errorf("start the sandbox: %w", err)
+	}
+	r.app = a
+	h := sandbox.NewHeaders(cfg.HeaderPrefix)
+	r.headers = headerNames{access: h.AccessToken, private: h.PrivateToken}
+	a.Bus.Hook(r.log.hook)
+	a.Start()
+	if err := r.setVars(); err != nil {
+		return err
+	}
+	ad := r.sc.Addon
+	if ad == nil {
+		return nil
+	}
+	if ad.URL != "" && ad.Eshop != 0 {
+		if err := r.pointAddon(); err != nil {
+			return err
+		}
+	}
+	if len(ad.Command) > 0 {
+		p, err := r.startProcess()
+		if err != nil {
+			return err
+		}
+		r.proc = p
+	}
+	if ad.Ready != "" {
+		return r.waitReady()
+	}
+	return nil
+}
+
+// config builds the sandbox configuration of the scenario.
+func (r *run) config() (sandbox.Config, error) {
+	sc := r.sc
+	cfg := sandbox.Config{Addr: "127.0.0.1:0", Headless: true, Seed: sc.Seed, Scenario: sc.Source, ScenarioName: sc.File}
+	if cfg.Seed == 0 {
+		cfg.Seed = 1
+	}
+	lim := sc.Limits.Apply(sandbox.DefaultLimits())
+	cfg.Limits = &lim
+	switch {
+	case sc.Clock != nil && sc.Clock.Frozen:
+		start := sc.Clock.StartTime()
+		if start.IsZero() {
+			start = DefaultStart
+		}
+		cfg.Clock = sandbox.NewFrozenClock(start)
+	default:
+		cfg.Clock = sandbox.NewClock()
+		if t := sc.Clock.StartTime(); !t.IsZero() {
+			cfg.Clock.Set(t)
+		}
+	}
+	if sc.Fixtures != "" && sc.Fixtures != "embedded" {
+		dir := r.rel(sc.Fixtures)
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return cfg, fmt.Errorf("fixtures %s: not a folder", dir)
+		}
+		cfg.Fixtures, cfg.FixturesName = os.DirFS(dir), dir
+	}
+	return cfg, nil
+}
+
+// rel resolves a path of the scenario file against its folder.
+func (r *run) rel(p string) string {
+	if filepath.IsAbs(p) || r.sc.File == "" {
+		return p
+	}
+	return filepath.Join(filepath.Dir(r.sc.File), p)
+}
+
+// setVars fixes the ${VAR} values: the sandbox's URL, a free port for the
+// add-on, its URL and the scenario's folder.
+func (r *run) setVars() error {
+	r.vars = map[string]string{"SANDBOX_URL": r.app.BaseURL()}
+	for k, v := range r.opts.Vars {
+		r.vars[k] = v
+	}
+	if dir, err := filepath.Abs(filepath.Dir(r.sc.File)); err == nil && r.sc.File != "" {
+		r.vars["SCENARIO_DIR"] = dir
+	}
+	if _, ok := r.vars["ADDON_PORT"]; !ok {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return err
+		}
+		r.vars["ADDON_PORT"] = strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+		_ = l.Close()
+	}
+	if ad := r.sc.Addon; ad != nil {
+		if ad.Eshop != 0 {
+			r.vars["ESHOP_URL"] = r.app.Site.EshopURL(ad.Eshop)
+		}
+		if ad.URL != "" {
+			u, err := r.expand(ad.URL)
+			if err != nil {
+				return fmt.Errorf("addon.url: %w", err)
+			}
+			r.vars["ADDON_URL"] = strings.TrimRight(u, "/")
+		}
+	}
+	return nil
+}
+
+var varRE = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+
+// expand replaces ${VAR} (braces required, so a lone $ stays as written)
+// from the run's variables, then the environment; an unknown variable is
+// an error (an empty command argument would only fail later and
+// obscurely).
+func (r *run) expand(s string) (string, error) {
+	var missing []string
+	out := varRE.ReplaceAllStringFunc(s, func(m string) string {
+		k := m[2 : len(m)-1]
+		if v, ok := r.vars[k]; ok {
+			return v
+		}
+		if v, ok := os.LookupEnv(k); ok {
+			return v
+		}
+		missing = append(missing, k)
+		return ""
+	})
+	if len(missing) > 0 {
+		return "", fmt.Errorf("variable %s is not set (in %q)", strings.Join(missing, ", "), s)
+	}
+	return out, nil
+}
+
+// expandValue expands ${VAR} in every string of a YAML value (a call
+// step's body).
+func (r *run) expandValue(v any) (any, error) {
+	switch t := v.(type) {
+	case string:
+		return r.expand(t)
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			y, err := r.expandValue(x)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = y
+		}
+		return out, nil
+	case []any:
+		out := make([]any, len(t))
+		for i, x := range t {
+			y, err := r.expandValue(x)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = y
+		}
+		return out, nil
+	}
+	return v, nil
+}
+
+// pointAddon sets the add-on's install, redirect and webhook URLs in the
+// sandbox to where the add-on under test listens.
+func (r *run) pointAddon() error {
+	ad := r.sc.Addon
+	base := r.vars["ADDON_URL"]
+	install := base + orDefault(ad.InstallPath, "/install")
+	body := map[string]string{"installUrl": install, "redirectUri": install, "webhookUrl": base + orDefault(ad.WebhookPath, "/webhooks")}
+	status, raw, err := r.control(http.MethodPut, fmt.Sprintf("/_sandbox/eshops/%d/addons/%s", ad.Eshop, ad.Name), body)
+	if err != nil {
+		return err
+	}
+	if status/100 != 2 {
+		return fmt.Errorf("point add-on %s of e-shop %d at %s: HTTP %d %s", ad.Name, ad.Eshop, base, status, errorText(raw))
+	}
+	return nil
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// waitReady polls the add-on's ready path until it answers 2xx.
+func (r *run) waitReady() error {
+	ad := r.sc.Addon
+	timeout := ad.StartTimeout.D()
+	if timeout <= 0 {
+		timeout = 30 * time.Second
+	}
+	url := r.vars["ADDON_URL"] + ad.Ready
+	deadline := time.Now().Add(timeout)
+	for {
+		if r.proc != nil {
+			if err := r.proc.exited(); err != nil {
+				return fmt.Errorf("the add-on exited before it was ready: %v", err)
+			}
+		}
+		resp, err := r.client.Get(url)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode/100 == 2 {
+				return nil
+			}
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the add-on was not ready at %s after %v", url, timeout)
+		}
+		select {
+		case <-r.ctx.Done():
+			return r.ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// stop ends the add-on and the sandbox.
+func (r *run) stop(res *Result) {
+	if r.proc != nil {
+		r.proc.stop()
+		failed := res.Setup != ""
+		for _, s := range res.Steps {
+			failed = failed || s.Status == Failed
+		}
+		if failed {
+			res.AddonOutput = r.proc.output()
+		}
+	}
+	if r.app != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = r.app.Close(ctx)
+	}
+}
+
+// control calls the sandbox as the runner (control plane or API).
+func (r *run) control(method, path string, body any) (int, []byte, error) {
+	return r.send(method, path, body, nil)
+}
+
+func (r *run) send(method, path string, body any, header map[string]string) (int, []byte, error) {
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		raw, err := jsonMarshal(b)
+		if err != nil {
+			return 0, nil, err
+		}
+		rd = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequestWithContext(r.ctx, method, r.app.BaseURL()+path, rd)
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", scenario.RunnerAgent)
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := r.client.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	return resp.StatusCode, raw, err
+}

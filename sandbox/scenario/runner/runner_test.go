@@ -1,0 +1,264 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/eshop-sandbox/sandbox/sandbox/scenario"
+)
+
+// runYAML writes a scenario into a temporary folder and runs it.
+func runYAML(t *testing.T, yaml string, opts Options) (*Result, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "s.yaml")
+	if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if opts.DefaultWithin == 0 {
+		opts.DefaultWithin = 300e6
+	}
+	res := RunFile(context.Background(), path, opts)
+	var out bytes.Buffer
+	WriteText(&out, res)
+	return res, out.String()
+}
+
+func statuses(res *Result) []string {
+	var out []string
+	for _, s := range res.Steps {
+		out = append(out, s.Status)
+	}
+	return out
+}
+
+// TestWrongScenarioFailsReadably: an expectation that does not hold fails
+// with what was expected, what happened instead and the traffic; the
+// steps after it are skipped, and the report says so.
+func TestWrongScenarioFailsReadably(t *testing.T) {
+	res, out := runYAML(t, `name: deliberately wrong
+steps:
+  - name: the administration reads the orders
+    call: {eshop: 1001, path: /api/orders}
+  - name: wrongly expects a 404
+    call: {eshop: 1001, path: /api/orders/2025000001, expect: {status: 404}}
+  - name: never runs
+    call: {eshop: 1001, path: /api/eshop}
+`, Options{})
+	if res.Passed {
+		t.Fatal("a wrong scenario passed")
+	}
+	if got, want := statuses(res), []string{Passed, Failed, Skipped}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("statuses %v, want %v", got, want)
+	}
+	for _, want := range []string{
+		`scenario "deliberately wrong"`,
+		"ok    1 the administration reads the orders (line 3)",
+		"FAIL  2 wrongly expects a 404 (line 5)",
+		"expected: GET /api/orders/2025000001 answers 404",
+		`got:      200 {"data":{"order":`,
+		"skip  3 never runs",
+		"not run: step 2 failed",
+		"1 passed, 1 failed, 1 skipped",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestExpectationsWithoutAnAddon: expectations about an add-on that made
+// no call fail with the traffic that was seen; expectNoRequest passes.
+func TestExpectationsWithoutAnAddon(t *testing.T) {
+	res, out := runYAML(t, `name: nobody calls
+steps:
+  - call: {eshop: 1001, path: /api/orders, header: {User-Agent: another-client}}
+  - expectNoRequest: {match: {tokenKind: addon}, within: 100ms}
+  - expectRequest: {match: {method: GET, path: /api/orders}, header: {X-Trace: "*"}}
+`, Options{})
+	if got, want := statuses(res), []string{Passed, Passed, Failed}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("statuses %v, want %v\n%s", got, want, out)
+	}
+	for _, want := range []string{"with header X-Trace: *", "it was sent without X-Trace", "GET /api/orders -> 200 (GetListOfOrders)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestSetupFailures: a scenario that does not load or cannot start is one
+// readable failure; the steps are not run.
+func TestSetupFailures(t *testing.T) {
+	cases := []struct {
+		name, yaml, want string
+	}{
+		{"invalid file", "name: x\nsteps:\n  - wait: soon\n", "s.yaml:3:11: steps[0].wait: not a duration"},
+		{"unknown variable", "name: x\naddon: {name: example-addon, eshop: 1001, command: [\"${NO_SUCH_ADDON_BINARY}\"]}\nsteps:\n  - wait: 1ms\n",
+			"variable NO_SUCH_ADDON_BINARY is not set"},
+		{"missing fixtures", "name: x\nfixtures: ./nowhere\nsteps:\n  - wait: 1ms\n", "nowhere: not a folder"},
+		{"add-on that exits", "name: x\naddon: {name: example-addon, eshop: 1001, url: \"http://127.0.0.1:${ADDON_PORT}\", ready: /healthz, command: [\"false\"]}\nsteps:\n  - wait: 1ms\n",
+			"the add-on exited before it was ready"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res, out := runYAML(t, c.yaml, Options{})
+			if res.Passed || !strings.Contains(res.Setup, c.want) {
+				t.Fatalf("setup %q, want %q\n%s", res.Setup, c.want, out)
+			}
+			for _, s := range res.Steps {
+				if s.Status != Skipped {
+					t.Errorf("step %d ran: %s", s.Index, s.Status)
+				}
+			}
+			if !strings.Contains(out, "ERROR the scenario could not start") {
+				t.Errorf("report:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestStrictFailsOnFindings: strict adds a last step that fails while the
+// contract report lists anything.
+func TestStrictFailsOnFindings(t *testing.T) {
+	careless := `name: careless
+strict: true
+steps:
+  - call: {eshop: 1001, path: /api/eshop, header: {User-Agent: careless/1, Content-Type: ""}, expect: {status: 422}}
+`
+	res, out := runYAML(t, careless, Options{})
+	if res.Passed || len(res.Steps) != 2 || res.Steps[1].Kind != "strict" || res.Steps[1].Status != Failed {
+		t.Fatalf("strict step: %+v\n%s", res.Steps, out)
+	}
+	if !strings.Contains(out, "missing-content-type: GET /api/eshop was sent without Content-Type") {
+		t.Errorf("report:\n%s", out)
+	}
+	res, out = runYAML(t, strings.Replace(careless, `header: {User-Agent: careless/1, Content-Type: ""}, expect: {status: 422}`, `expect: {status: 200}`, 1), Options{})
+	if !res.Passed || res.Steps[1].Status != Passed {
+		t.Fatalf("a clean strict run failed:\n%s", out)
+	}
+}
+
+// TestScenarioFaultsApply: the scenario's faults are active on its sandbox
+// (a call step sees them too) and the run is the same every time.
+func TestScenarioFaultsApply(t *testing.T) {
+	yaml := `name: flaky
+seed: 9
+faults:
+  - name: flaky-orders
+    match: {path: /api/orders, probability: 0.5}
+    respond: {status: 500}
+steps:
+` + strings.Repeat("  - call: {eshop: 1001, path: /api/orders, expect: {status: 200}}\n", 6)
+	first, _ := runYAML(t, yaml, Options{})
+	second, _ := runYAML(t, yaml, Options{})
+	if !reflect.DeepEqual(statuses(first), statuses(second)) {
+		t.Fatalf("two runs differ: %v / %v", statuses(first), statuses(second))
+	}
+	failed := 0
+	for _, s := range first.Steps {
+		if s.Status == Failed {
+			failed++
+			if !strings.Contains(s.Got, "500") {
+				t.Errorf("failure is not the fault: %s", s.Got)
+			}
+		}
+	}
+	if failed != 1 {
+		t.Fatalf("the first faulted call should stop the run: %v", statuses(first))
+	}
+}
+
+// TestJUnit: the XML parses, holds a suite per scenario and a test case
+// per step, with failures, skips and setup errors where they belong.
+func TestJUnit(t *testing.T) {
+	ok, _ := runYAML(t, "name: fine\nsteps:\n  - call: {eshop: 1001, path: /api/eshop}\n  - wait: 1ms\n", Options{})
+	bad, _ := runYAML(t, "name: wrong\nsteps:\n  - call: {eshop: 1001, path: /api/eshop, expect: {status: 418}}\n  - wait: 1ms\n  - wait: 1ms\n", Options{})
+	broken, _ := runYAML(t, "name: broken\nsteps: [{wait: never}]\n", Options{})
+	var buf bytes.Buffer
+	if err := WriteJUnit(&buf, []*Result{ok, bad, broken}); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		XMLName  xml.Name `xml:"testsuites"`
+		Tests    int      `xml:"tests,attr"`
+		Failures int      `xml:"failures,attr"`
+		Errors   int      `xml:"errors,attr"`
+		Skipped  int      `xml:"skipped,attr"`
+		Suites   []struct {
+			Name  string `xml:"name,attr"`
+			Tests int    `xml:"tests,attr"`
+			Cases []struct {
+				Name    string    `xml:"name,attr"`
+				Failure *struct{} `xml:"failure"`
+				Error   *struct{} `xml:"error"`
+				Skipped *struct{} `xml:"skipped"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	dec := xml.NewDecoder(bytes.NewReader(buf.Bytes()))
+	dec.Strict = true
+	if err := dec.Decode(&doc); err != nil {
+		t.Fatalf("not valid XML: %v\n%s", err, buf.String())
+	}
+	if doc.Tests != 6 || doc.Failures != 1 || doc.Errors != 1 || doc.Skipped != 2 || len(doc.Suites) != 3 {
+		t.Fatalf("totals %+v\n%s", doc, buf.String())
+	}
+	for i, want := range []int{len(ok.Steps), len(bad.Steps), 1} {
+		if s := doc.Suites[i]; s.Tests != want || len(s.Cases) != want {
+			t.Errorf("suite %s: %d cases, want one per step (%d)", s.Name, len(s.Cases), want)
+		}
+	}
+	c := doc.Suites[1].Cases
+	if c[0].Failure == nil || c[1].Skipped == nil || c[2].Skipped == nil || c[0].Name != "01 call" {
+		t.Errorf("cases of the failing suite: %+v", c)
+	}
+	if doc.Suites[2].Cases[0].Name != "setup" || doc.Suites[2].Cases[0].Error == nil {
+		t.Errorf("the broken scenario's case: %+v", doc.Suites[2].Cases)
+	}
+	if !strings.Contains(buf.String(), "expected: GET /api/eshop answers 418") {
+		t.Errorf("the failure body lacks the expectation:\n%s", buf.String())
+	}
+}
+
+func TestSubset(t *testing.T) {
+	got := map[string]any{"data": map[string]any{"id": float64(3), "tags": []any{"a", "b"}, "name": "x"}, "errors": nil}
+	cases := []struct {
+		want any
+		diff string
+	}{
+		{map[string]any{"data": map[string]any{"id": 3}}, ""},
+		{map[string]any{"errors": nil}, ""},
+		{map[string]any{"data": map[string]any{"tags": []any{"a", "b"}}}, ""},
+		{map[string]any{"data": map[string]any{"id": 4}}, "data.id: expected 4, got 3"},
+		{map[string]any{"data": map[string]any{"missing": 1}}, "data.missing: missing"},
+		{map[string]any{"data": map[string]any{"tags": []any{"a"}}}, "data.tags: expected 1 items, got 2"},
+		{map[string]any{"data": map[string]any{"tags": []any{"a", "c"}}}, `data.tags[1]: expected "c", got "b"`},
+		{map[string]any{"data": []any{}}, "data: expected a list"},
+		{map[string]any{"errors": []any{}}, "errors: expected a list, got null"},
+	}
+	for _, c := range cases {
+		if d := subset(normalize(c.want), got, ""); d != c.diff && !strings.HasPrefix(d, c.diff) || (c.diff == "") != (d == "") {
+			t.Errorf("subset(%v) = %q, want %q", c.want, d, c.diff)
+		}
+	}
+}
+
+func TestDescribeMatch(t *testing.T) {
+	for _, c := range []struct {
+		m    scenario.Match
+		want string
+	}{
+		{scenario.Match{}, "any call"},
+		{scenario.Match{Method: "GET", Path: "/api/orders/*", TokenKind: "addon"}, "a call GET /api/orders/* addon token"},
+		{scenario.Match{Operation: "GetOrderDetail", Nth: 2}, "call number 2 of call operation GetOrderDetail"},
+	} {
+		if got := describeMatch(c.m); got != c.want {
+			t.Errorf("describeMatch(%+v) = %q, want %q", c.m, got, c.want)
+		}
+	}
+}
