@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/eshop-sandbox/sandbox/cmd/example-addon/addon"
 )
 
 func TestMain(m *testing.M) {
@@ -21,7 +23,8 @@ func TestMain(m *testing.M) {
 		os.Exit(Main())
 	}
 	testscript.Main(m, map[string]func(){
-		"sandbox": func() { os.Exit(Main()) },
+		"sandbox":       func() { os.Exit(Main()) },
+		"example-addon": func() { os.Exit(addon.Main()) },
 	})
 }
 
@@ -80,10 +83,17 @@ func TestScripts(t *testing.T) {
 			port := l.Addr().(*net.TCPAddr).Port
 			l.Close()
 			env.Setenv("PORT", strconv.Itoa(port))
+			// A second free port, for the example add-on.
+			if l, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+				return err
+			}
+			env.Setenv("ADDON_PORT", strconv.Itoa(l.Addr().(*net.TCPAddr).Port))
+			l.Close()
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"waithealth": waitHealth,
+			"waiturl":    waitURL,
 			"httpget":    httpGet,
 		},
 	})
@@ -111,6 +121,25 @@ func waitHealth(ts *testscript.TestScript, neg bool, args []string) {
 	if !neg {
 		ts.Fatalf("sandbox at %s not healthy after 10s", args[0])
 	}
+}
+
+// waiturl URL: waits up to 10 s for GET URL to answer 200 (an add-on's
+// health address).
+func waitURL(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: waiturl URL")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if resp, err := http.Get(args[0]); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	ts.Fatalf("%s does not answer 200 after 10s", args[0])
 }
 
 // httpget URL [Header:Value...]: prints "status N" and the body to stdout.

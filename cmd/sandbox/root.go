@@ -24,6 +24,10 @@ live e-shop.`,
 		SilenceErrors: true,
 	}
 	root.AddCommand(newUpCmd(), newVersionCmd())
+	root.AddCommand(newTUICmd(), newTrafficCmd())
+	root.AddCommand(newInstallCmd())
+	root.AddCommand(newTestCmd(), newScenarioCmd())
+	root.AddCommand(newRoutesCmd(), newFixturesCmd())
 	root.SetErr(os.Stderr)
 	return root
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/auth"
 	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/store"
+	"github.com/eshop-sandbox/sandbox/sandbox/traffic"
 )
 
 func newUpCmd() *cobra.Command {
@@ -26,6 +27,10 @@ func newUpCmd() *cobra.Command {
 		addr, data, syncPolicy, fixturesDir, prefix, logLevel, limitsMode string
 		headless                                                          bool
 	)
+	var trafficHistory int                           // --traffic-history
+	var scenarioFile string                          // --scenario
+	var webhookAttempts int                          // --webhook-attempts
+	var webhookBackoff, webhookTimeout time.Duration // --webhook-backoff, --webhook-timeout
 	cmd := &cobra.Command{
 		Use:   "up",
 		Short: "Serve the sandbox API",
@@ -54,8 +59,13 @@ file is closed).`,
 			// also ends in a clean shutdown.
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level}))
+			ui := newUpUI(cmd, headless) // the terminal UI, when stdout is a terminal (tui.go)
+			log := slog.New(slog.NewTextHandler(ui.logs(cmd.ErrOrStderr()), &slog.HandlerOptions{Level: level}))
 			cfg := sandbox.Config{Addr: addr, DataFile: data, Sync: syncPolicy, Headless: headless, HeaderPrefix: prefix}
+			if webhookAttempts < 1 || webhookBackoff <= 0 || webhookTimeout <= 0 {
+				return fail(cmd, "--webhook-attempts must be at least 1 and --webhook-backoff, --webhook-timeout above 0")
+			}
+			cfg.WebhookAttempts, cfg.WebhookBackoff, cfg.WebhookTimeout = webhookAttempts, webhookBackoff, webhookTimeout
 			lim := sandbox.DefaultLimits()
 			switch limitsMode {
 			case "on":
@@ -72,16 +82,29 @@ file is closed).`,
 				}
 				cfg.Fixtures, cfg.FixturesName = os.DirFS(fixturesDir), fixturesDir
 			}
+			cfg.TrafficHistory = trafficHistory
+			if scenarioFile != "" { // scenario.go
+				raw, err := loadScenario(scenarioFile)
+				if err != nil {
+					return fail(cmd, "--scenario %v", err)
+				}
+				cfg.Scenario, cfg.ScenarioName = raw, scenarioFile
+			}
 			a, err := app.Open(cfg, log)
 			if err != nil {
 				return fail(cmd, "%v", err)
 			}
 			a.Start()
-			printBanner(cmd.OutOrStdout(), a)
-
+			stopped := waitErr(a)
+			if ui.on {
+				ctx, stopped = ui.show(ctx, cmd, a, stopped) // until the user quits
+			} else {
+				printBanner(cmd.OutOrStdout(), a)
+				printScenario(cmd.OutOrStdout(), scenarioFile, cfg.Scenario) // scenario.go
+			}
 			select {
 			case <-ctx.Done():
-			case err := <-waitErr(a):
+			case err := <-stopped:
 				if err != nil {
 					return fail(cmd, "server stopped: %v", err)
 				}
@@ -101,10 +124,15 @@ file is closed).`,
 	f.StringVar(&data, "data", "", "BuntDB data file to persist to; in-memory when empty"+envHelp("data"))
 	f.StringVar(&syncPolicy, "sync", "every-second", "data file sync policy: always (fsync every write; nothing acknowledged is lost), every-second, never"+envHelp("sync"))
 	f.StringVar(&fixturesDir, "fixtures", "", "fixture folder to seed from; the embedded default set when empty"+envHelp("fixtures"))
-	f.BoolVar(&headless, "headless", false, "run without the terminal UI"+envHelp("headless"))
+	f.BoolVar(&headless, "headless", false, "run without the terminal UI (automatic when stdout is not a terminal)"+envHelp("headless"))
+	f.IntVar(&trafficHistory, "traffic-history", traffic.DefaultHistory, "calls, and webhook attempts, kept for the terminal UI, the traffic stream and HAR export"+envHelp("traffic-history"))
 	f.StringVar(&prefix, "header-prefix", sandbox.DefaultHeaderPrefix, "brand word in header names and media types (<prefix>-Access-Token, application/vnd.<prefix>.v1.0)"+envHelp("header-prefix"))
 	f.StringVar(&limitsMode, "limits", "on", "the spec's limits (429, 423, rate bucket): on, or off for load tests"+envHelp("limits"))
+	f.StringVar(&scenarioFile, "scenario", "", "scenario file whose faults apply while serving (see sandbox scenario examples)"+envHelp("scenario"))
 	f.StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn, error"+envHelp("log-level"))
+	f.IntVar(&webhookAttempts, "webhook-attempts", sandbox.DefaultWebhookAttempts, "attempts per webhook notification, the first included"+envHelp("webhook-attempts"))
+	f.DurationVar(&webhookBackoff, "webhook-backoff", sandbox.DefaultWebhookBackoff, "delay before the first webhook retry; doubles after each failure (sandbox clock)"+envHelp("webhook-backoff"))
+	f.DurationVar(&webhookTimeout, "webhook-timeout", sandbox.DefaultWebhookTimeout, "how long one webhook attempt waits for the receiver"+envHelp("webhook-timeout"))
 	return cmd
 }
 

@@ -15,6 +15,7 @@ func limitsModule(d *Deps) (*Module, error) {
 		cfg = *d.Config.Limits
 	}
 	l := limits.New(cfg, d.Clock, d.Headers)
+	d.Limits = l
 	l.Operation = d.Operation
 	l.EshopOf = func(tok string) (int, bool) {
 		var id int

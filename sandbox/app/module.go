@@ -9,9 +9,12 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/bus"
 	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/jobs"
+	"github.com/eshop-sandbox/sandbox/sandbox/limits"
 	"github.com/eshop-sandbox/sandbox/sandbox/registry"
 	"github.com/eshop-sandbox/sandbox/sandbox/store"
 	"github.com/eshop-sandbox/sandbox/sandbox/system"
+	"github.com/eshop-sandbox/sandbox/sandbox/webhooks"
 	"github.com/eshop-sandbox/sandbox/schemas"
 )
 
@@ -33,6 +36,13 @@ type Deps struct {
 	// Operation names the reference operation a request is routed to (""
 	// for none); middleware outside the router uses it.
 	Operation func(*http.Request) string
+
+	// Services a module shares with modules listed after it (the scripted
+	// faults of the scenario module act through them); each is set by the
+	// module that owns it and nil when that module is absent.
+	Limits   *limits.Limiter      // set by the limits module
+	Webhooks *webhooks.Dispatcher // set by the webhooks module
+	Jobs     *jobs.Service        // set by the jobs module
 }
 
 // Module is one behaviour package's contribution to the sandbox.

@@ -1,19 +1,42 @@
 package app
 
 import (
-	"github.com/eshop-sandbox/sandbox/sandbox/crud"
+	"context"
+	"errors"
+	"maps"
+
+	"github.com/eshop-sandbox/sandbox/sandbox/addons"
+	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/openapi"
+	"github.com/eshop-sandbox/sandbox/sandbox/orders"
+	"github.com/eshop-sandbox/sandbox/sandbox/payments"
 	"github.com/eshop-sandbox/sandbox/sandbox/pricelists"
 	"github.com/eshop-sandbox/sandbox/sandbox/products"
+	"github.com/eshop-sandbox/sandbox/sandbox/surface"
+	"github.com/eshop-sandbox/sandbox/sandbox/traffic"
 )
 
 // modules lists the behaviour packages, one line each. A later module's
 // handler for an operation replaces an earlier one's, so the generic
 // registry handlers come first and hand-written behaviour after them.
 var modules = []ModuleFunc{
-	func(d *Deps) (*Module, error) {
-		h, err := crud.Handlers(d.Registry, crud.Deps{Store: d.Store, Site: d.Site})
-		return &Module{Name: "crud", Handlers: h}, err
+	func(d *Deps) (*Module, error) { // first, so the traffic recorder sees every answer as sent
+		r := traffic.New(traffic.Deps{Bus: d.Bus, Clock: d.Clock, Store: d.Store, Site: d.Site, Headers: d.Headers, Log: d.Log},
+			traffic.Options{History: d.Config.TrafficHistory})
+		return &Module{Name: "traffic", Middleware: r.Middleware, Control: r.Routes(), Start: r.Start, Stop: r.Stop}, nil
+	},
+	func(*Deps) (*Module, error) { // the spec's PATCH /orders/{code}/status, served as /api/...: before limits and faults, so they see the reference route
+		return &Module{Name: "orders-alias", Middleware: orders.Alias}, nil
+	},
+	limitsModule,
+	func(d *Deps) (*Module, error) { // the registry table: generic handlers, catalogue/accounting/marketing/logistics actions
+		s, err := surface.New(surface.Deps{Store: d.Store, Site: d.Site, IDs: d.IDs, Registry: d.Registry})
+		if err != nil {
+			return nil, err
+		}
+		return &Module{Name: "surface", Handlers: s.Handlers(), Middleware: s.Middleware, Start: s.Start, AfterReset: s.Backfill,
+			Control: []api.Route{openapi.Route(func() string { return d.Site.BaseURL }, d.Headers, s.Status)}}, nil
 	},
 	func(d *Deps) (*Module, error) {
 		return &Module{Name: "system", Handlers: d.Catalogue.Handlers()}, nil
@@ -27,4 +50,19 @@ var modules = []ModuleFunc{
 	func(d *Deps) (*Module, error) {
 		return &Module{Name: "pricelists", Handlers: pricelists.Handlers(d.Store, d.Site)}, nil
 	},
+	clockModule, webhooksModule, jobsModule, filesModule, templatesModule, // events.go
+	func(d *Deps) (*Module, error) { // add-ons: OAuth server at {eshop_url}, install handshake, life cycle
+		s := addons.New(addons.Deps{Store: d.Store, Site: d.Site, IDs: d.IDs, Bus: d.Bus, Resolve: d.Catalogue.Resolve, Log: d.Log})
+		return &Module{Name: "addons", Control: s.ControlRoutes(), Eshop: s.EshopRoutes(), Stop: s.Stop}, nil
+	},
+	func(d *Deps) (*Module, error) { // orders, documents, stock, e-mail outbox and the payment-gateway flow with the buyer's pages
+		o := orders.New(d.Store, d.Site, d.IDs, d.Schemas)
+		p := payments.New(o)
+		h := o.Handlers()
+		maps.Copy(h, p.Handlers())
+		return &Module{Name: "orders", Handlers: h, Control: append(o.ControlRoutes(), p.ControlRoutes()...), Eshop: p.EshopRoutes(),
+			Start:      func(ctx context.Context) error { return errors.Join(o.Start(ctx), p.Start(ctx)) },
+			AfterReset: func() error { return errors.Join(o.Prime(), p.Prime()) }}, nil
+	},
+	scenarioModule, // scenario.go: scripted faults and the contract report; after limits, webhooks and jobs
 }

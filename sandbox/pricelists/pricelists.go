@@ -95,6 +95,22 @@ func (h *handlers) detail(r *api.Request) (any, error) {
 	return map[string]any{"pricelist": items, "paginator": api.NewPaginator(total, page, perPage, len(items))}, nil
 }
 
+// priceFields are the row fields that change a variant's price.
+var priceFields = []string{"price", "priceWithVat", "priceWithoutVat", "prices", "vatRate"}
+
+// emitPriceEvents announces changed variant prices: productVariantPrice:update
+// per variant code, and productVariantPrice:massUpdate with the list when
+// one request changed several (spec, Events rule 5).
+func emitPriceEvents(tx *store.Tx, eshopID int, codes []string) {
+	for _, c := range codes {
+		tx.Emit(sandbox.Event{EshopID: eshopID, Kind: "productVariantPrice:update", Instance: c})
+	}
+	if len(codes) > 1 {
+		list, _ := json.Marshal(codes)
+		tx.Emit(sandbox.Event{EshopID: eshopID, Kind: "productVariantPrice:massUpdate", Instance: string(list)})
+	}
+}
+
 // updatable are the fields a PATCH row may change.
 var updatable = []string{"price", "priceWithVat", "priceWithoutVat", "vatRate", "currencyCode", "includingVat", "orderableAmount", "sales", "prices"}
 
@@ -129,6 +145,7 @@ func (h *handlers) update(r *api.Request) (any, error) {
 				}
 			}
 		}
+		var priced []string
 		for i, row := range rows {
 			m, _ := row.(map[string]any)
 			code, _ := m["code"].(string)
@@ -137,6 +154,12 @@ func (h *handlers) update(r *api.Request) (any, error) {
 				skipped = append(skipped, api.ErrorItem{ErrorCode: sandbox.CodeNotFound, Instance: code,
 					Message: fmt.Sprintf("Row %d skipped: product code %q is not in price list %s.", i, code, id)})
 				continue
+			}
+			for _, f := range priceFields {
+				if _, ok := m[f]; ok {
+					priced = append(priced, code)
+					break
+				}
 			}
 			for _, f := range updatable {
 				if v, ok := m[f]; ok {
@@ -157,8 +180,11 @@ func (h *handlers) update(r *api.Request) (any, error) {
 		if err != nil {
 			return err
 		}
-		_, err = tx.Put(r.Eshop, Collection, id, enc)
-		return err
+		if _, err := tx.Put(r.Eshop, Collection, id, enc); err != nil {
+			return err
+		}
+		emitPriceEvents(tx, r.Eshop, priced)
+		return nil
 	})
 	if err != nil {
 		return nil, err

@@ -1,0 +1,67 @@
+package app
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/eshop-sandbox/sandbox/sandbox/files"
+	"github.com/eshop-sandbox/sandbox/sandbox/jobs"
+	"github.com/eshop-sandbox/sandbox/sandbox/templates"
+	"github.com/eshop-sandbox/sandbox/sandbox/timectl"
+	"github.com/eshop-sandbox/sandbox/sandbox/webhooks"
+	"github.com/eshop-sandbox/sandbox/schemas"
+)
+
+// The event-side modules (issue 4): the clock control, webhooks and their
+// dispatcher, asynchronous jobs, uploaded files, templates and the
+// storefront preview. modules.go lists them.
+
+func clockModule(d *Deps) (*Module, error) {
+	c := &timectl.Controller{Clock: d.Clock, Bus: d.Bus}
+	return &Module{Name: "clock", Control: c.Routes()}, nil
+}
+
+func webhooksModule(d *Deps) (*Module, error) {
+	disp := &webhooks.Dispatcher{Store: d.Store, Bus: d.Bus, Clock: d.Clock, Headers: d.Headers, Log: d.Log,
+		Options: webhooks.Options{Attempts: d.Config.WebhookAttempts, Backoff: d.Config.WebhookBackoff, Timeout: d.Config.WebhookTimeout}}
+	cat, err := schemas.LoadCatalogue()
+	if err != nil {
+		return nil, err
+	}
+	d.Bus.Hook(disp.Hook)
+	d.Webhooks = disp
+	svc := &webhooks.Service{Store: d.Store, IDs: d.IDs, Catalogue: webhooks.NewCatalogue(cat.Events), Dispatcher: disp}
+	return &Module{Name: "webhooks", Handlers: svc.Handlers(), Control: svc.Routes(),
+		Start:      func(context.Context) error { return disp.Start() },
+		Stop:       disp.Stop,
+		AfterReset: func() error { disp.Reset(); return nil }}, nil
+}
+
+// fetcher downloads sourceUrl and batch files for files and jobs.
+func fetcher() *files.Fetcher {
+	return &files.Fetcher{Client: &http.Client{Timeout: time.Minute}}
+}
+
+func filesModule(d *Deps) (*Module, error) {
+	svc := &files.Service{Store: d.Store, Site: d.Site, Fetcher: fetcher()}
+	return &Module{Name: "files", Handlers: svc.Handlers(), Eshop: svc.Routes()}, nil
+}
+
+func jobsModule(d *Deps) (*Module, error) {
+	f := fetcher()
+	svc := &jobs.Service{Store: d.Store, Clock: d.Clock, Bus: d.Bus, Site: d.Site, Registry: d.Registry,
+		Catalogue: d.Catalogue, Schemas: d.Schemas, IDs: d.IDs, Fetcher: f, Log: d.Log,
+		Files: &files.Service{Store: d.Store, Site: d.Site, Fetcher: f}}
+	d.Bus.Hook(svc.Hook)
+	d.Jobs = svc
+	return &Module{Name: "jobs", Handlers: svc.Handlers(), Control: svc.ControlRoutes(), Eshop: svc.Routes(),
+		Start:      func(context.Context) error { svc.Start(); return nil },
+		Stop:       svc.Stop,
+		AfterReset: func() error { svc.Reset(); return nil }}, nil
+}
+
+func templatesModule(d *Deps) (*Module, error) {
+	svc := &templates.Service{Store: d.Store, Site: d.Site}
+	return &Module{Name: "templates", Handlers: svc.Handlers(), Eshop: svc.Routes()}, nil
+}

@@ -1,0 +1,91 @@
+package app_test
+
+import (
+	"encoding/json"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/app"
+	"github.com/eshop-sandbox/sandbox/sandbox/sandboxtest"
+)
+
+// TestScenarioFaultsThroughTheSandbox: a scenario in the Config applies
+// its faults to the API (the recorder marks the faulted call), the
+// control plane lists them with hits, and the contract report judges the
+// traffic.
+func TestScenarioFaultsThroughTheSandbox(t *testing.T) {
+	f := loadFacts(t)
+	s := sandboxtest.New(t, sandbox.Config{ScenarioName: "inline.yaml", Scenario: []byte(`name: inline
+faults:
+  - name: orders-down
+    match: {operation: GetListOfOrders, tokenKind: addon, nth: 1}
+    respond: {status: 503, retryAfter: 1m}
+  - name: by-name
+    trigger: header
+    respond: {status: 409}
+`)})
+	r := s.Do(sandboxtest.Call{Path: "/api/orders", AccessToken: f.AddonToken})
+	if r.Status != 503 || r.Env.Errors[0].ErrorCode != "maintenance" || r.Header.Get("Retry-After") == "" || r.Header.Get("X-RateLimit-Bucket-Filling") == "" {
+		t.Fatalf("faulted call: %d %s %v", r.Status, r.Body, r.Header)
+	}
+	if r := s.Do(sandboxtest.Call{Path: "/api/orders", AccessToken: f.AddonToken}); r.Status != 200 {
+		t.Fatalf("second call (Retry-After ignored on purpose): %d", r.Status)
+	}
+	if r := s.Do(sandboxtest.Call{Path: "/api/orders", PrivateToken: f.FullToken, Header: map[string]string{s.Headers.SandboxFault: "by-name"}}); r.Status != 409 {
+		t.Fatalf("header fault: %d", r.Status)
+	}
+	if r := s.Do(sandboxtest.Call{Path: "/api/orders", PrivateToken: f.FullToken, Header: map[string]string{s.Headers.SandboxFault: "rate-limited"}}); r.Status != 429 || r.Header.Get("X-RateLimit-Bucket-Filling") != "1000000/1000000" {
+		t.Fatalf("built-in fill-bucket through the real limiter: %d %v", r.Status, r.Header)
+	}
+
+	var faults struct {
+		Faults []struct {
+			Name    string `json:"name"`
+			Hits    int    `json:"hits"`
+			Builtin bool   `json:"builtin"`
+		} `json:"faults"`
+		Scenario string `json:"scenario"`
+	}
+	r = s.Do(sandboxtest.Call{Path: "/_sandbox/faults", ContentType: "-"})
+	if err := json.Unmarshal(r.Env.Data, &faults); err != nil || faults.Scenario != "inline" {
+		t.Fatalf("faults: %v %s", err, r.Body)
+	}
+	hits := map[string]int{}
+	for _, x := range faults.Faults {
+		hits[x.Name] = x.Hits
+	}
+	if hits["orders-down"] != 1 || hits["by-name"] != 1 || hits["rate-limited"] != 1 || hits["expired-token"] != 0 {
+		t.Fatalf("hits %v", hits)
+	}
+
+	var rep struct {
+		Clean    bool `json:"clean"`
+		Findings []struct {
+			Rule      string `json:"rule"`
+			Operation string `json:"operation"`
+		} `json:"findings"`
+	}
+	r = s.Do(sandboxtest.Call{Path: "/_sandbox/report", ContentType: "-"})
+	if err := json.Unmarshal(r.Env.Data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Clean || len(rep.Findings) != 1 || rep.Findings[0].Rule != "ignored-retry-after" || rep.Findings[0].Operation != "GetListOfOrders" {
+		t.Fatalf("report %s", r.Body)
+	}
+	if r := s.Do(sandboxtest.Call{Method: "DELETE", Path: "/_sandbox/report", ContentType: "-"}); r.Status != 200 || !strings.Contains(string(r.Body), `"clean":true`) {
+		t.Fatalf("clear: %d %s", r.Status, r.Body)
+	}
+}
+
+// TestBrokenScenarioStopsOpen: a scenario with a mistake stops the start
+// with its position.
+func TestBrokenScenarioStopsOpen(t *testing.T) {
+	_, err := app.Open(sandbox.Config{Addr: "127.0.0.1:0", ScenarioName: "broken.yaml", Scenario: []byte("name: b\nfaults:\n  - name: x\n    respond: {status: 418}\n")},
+		slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err == nil || !strings.Contains(err.Error(), "broken.yaml:4:23: faults[0].respond.status: value must be one of") {
+		t.Fatalf("Open: %v", err)
+	}
+}
