@@ -33,7 +33,7 @@ type EmittedEvent struct {
 }
 
 // emit publishes any event of the reference, system events included, as
-// if the e-shop had made the change: {"eshop": 1001, "event":
+// if the e-shop had made the change: {"eshop": 1001 (or "eshopId"), "event":
 // "order:create", "instance": "2025000001"}; a list instance (mass
 // events) is serialised the way the service does; "addon" names the
 // add-on of a system event (all add-ons with a webhook URL when absent).
@@ -42,7 +42,13 @@ func (s *Service) emit(r *api.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	id, err := intField(body, "eshop")
+	field := "eshop"
+	if _, ok := body["eshop"]; !ok {
+		if _, ok := body["eshopId"]; ok {
+			field = "eshopId" // the payload's own name for it, accepted too
+		}
+	}
+	id, err := intField(body, field)
 	if err != nil {
 		return nil, err
 	}

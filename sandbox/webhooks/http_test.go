@@ -138,6 +138,8 @@ func TestEmitDeliverReplay(t *testing.T) {
 		{map[string]any{"eshop": 1001, "event": "order:nope", "instance": "1"}, 400},
 		{map[string]any{"eshop": 1001, "event": "order:create"}, 400},
 		{map[string]any{"eshop": 4242, "event": "order:create", "instance": "1"}, 404},
+		{map[string]any{"eshopId": 4242, "event": "order:create", "instance": "1"}, 404},
+		{map[string]any{"eshopId": 1001, "event": "order:nope", "instance": "1"}, 400},
 		{map[string]any{"event": "order:create", "instance": "1"}, 400},
 		{map[string]any{"eshop": 1001, "event": "addon:suspend", "instance": "1001", "addon": "nobody"}, 404},
 	} {
