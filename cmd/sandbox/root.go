@@ -14,11 +14,16 @@ func newRoot() *cobra.Command {
 		Use:   "sandbox",
 		Short: "A stateful sandbox of the e-shop management API, for add-on developers",
 		Long: `sandbox emulates the e-shop platform's JSON-over-HTTP management API on your
-machine: envelope, errors, paging, both access modes and their rights, seeded
-from realistic fixtures, so an add-on can be developed and tested without a
-live e-shop.`,
-		Example: `  sandbox up                       # serve on http://127.0.0.1:8080
+machine: all 328 endpoints, stateful and seeded from realistic fixtures, with
+both access modes, limits, orders and payments, signed webhooks, asynchronous
+jobs and the add-on install handshake. Scenario files script faults and
+expectations and run as CI tests; a terminal UI shows the traffic live.`,
+		Example: `  sandbox up                                   # serve on http://127.0.0.1:8080 (UI in a terminal)
   sandbox up --addr 127.0.0.1:9000 --data sandbox.db
+  sandbox tui --addr http://127.0.0.1:8080     # watch a running sandbox
+  sandbox install --addon example-addon --eshop 1001
+  sandbox test --junit report.xml scenarios/
+  sandbox routes
   sandbox version`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
