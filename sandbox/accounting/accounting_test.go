@@ -1,28 +1,13 @@
 package accounting_test
 
 import (
-	"io/fs"
 	"testing"
 
 	"github.com/tidwall/gjson"
 
-	"github.com/eshop-sandbox/sandbox/fixtures"
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/sandboxtest"
 )
-
-func fx(t *testing.T, file, path string) string {
-	t.Helper()
-	raw, err := fs.ReadFile(fixtures.FS, "eshops/1001/"+file+".json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v := gjson.GetBytes(raw, path)
-	if !v.Exists() {
-		t.Fatalf("%s: nothing at %s", file, path)
-	}
-	return v.String()
-}
 
 // TestDocumentRules walks the accounting actions' rules: a partial
 // credit note re-prices the item and totals, a restock happens once,
@@ -30,17 +15,10 @@ func fx(t *testing.T, file, path string) string {
 // is suppressed.
 func TestDocumentRules(t *testing.T) {
 	s := sandboxtest.New(t, sandbox.Config{Limits: &sandbox.Limits{Off: true}})
-	tok := fx(t, "credentials", `privateTokens.#(rights=="all").token`)
-	do := func(method, path, body string) (int, gjson.Result) {
-		var b any
-		if body != "" {
-			b = body
-		}
-		r := s.Do(sandboxtest.Call{Method: method, Path: path, PrivateToken: tok, Body: b})
-		return r.Status, gjson.ParseBytes(r.Body)
-	}
-	inv := fx(t, "invoices", "2.code")
-	item := gjson.Parse(fx(t, "invoices", "2.items.0"))
+	tok := sandboxtest.Fixture(t, 1001, "credentials", `privateTokens.#(rights=="all").token`)
+	do := func(method, path, body string) (int, gjson.Result) { return s.JSON(method, path, tok, body) }
+	inv := sandboxtest.Fixture(t, 1001, "invoices", "2.code")
+	item := gjson.Parse(sandboxtest.Fixture(t, 1001, "invoices", "2.items.0"))
 	unitWith := item.Get("unitPrice.withVat").Float()
 	st, got := do("POST", "/api/invoices/"+inv+"/credit-note", `{"data":{"items":[{"invoiceItemId":`+item.Get("itemId").Raw+`,"amount":"2.000"}]}}`)
 	if st != 201 {
@@ -66,7 +44,7 @@ func TestDocumentRules(t *testing.T) {
 	if st, got := do("PATCH", "/api/invoices/"+inv+"/link-proforma-invoice", `{"data":{"proformaInvoiceCodes":["NOPE"]}}`); st != 404 || got.Get("errors.0.instance").String() != "data.proformaInvoiceCodes[0]" {
 		t.Fatalf("unknown proforma: %d %s", st, got.Raw)
 	}
-	pro := fx(t, "proforma-invoices", "#.code|@reverse|0")
+	pro := sandboxtest.Fixture(t, 1001, "proforma-invoices", "#.code|@reverse|0")
 	if st, _ := do("POST", "/api/proforma-invoices/"+pro+"/invoice", `{"data":{}}`); st != 201 {
 		t.Fatalf("invoice from proforma: %d", st)
 	}

@@ -1,26 +1,15 @@
 package logistics_test
 
 import (
-	"io/fs"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/tidwall/gjson"
 
-	"github.com/eshop-sandbox/sandbox/fixtures"
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/sandboxtest"
 )
-
-func fx(t *testing.T, file, path string) string {
-	t.Helper()
-	raw, err := fs.ReadFile(fixtures.FS, "eshops/1001/"+file+".json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return gjson.GetBytes(raw, path).String()
-}
 
 // TestStockAndShipping: a stock change moves the product's amounts and
 // skips unknown codes with 200; too many rows answer 413; shipments go
@@ -28,18 +17,11 @@ func fx(t *testing.T, file, path string) string {
 // shipping method.
 func TestStockAndShipping(t *testing.T) {
 	s := sandboxtest.New(t, sandbox.Config{Limits: &sandbox.Limits{Off: true}})
-	tok := fx(t, "credentials", `privateTokens.#(rights=="all").token`)
-	do := func(method, path, body string) (int, gjson.Result) {
-		var b any
-		if body != "" {
-			b = body
-		}
-		r := s.Do(sandboxtest.Call{Method: method, Path: path, PrivateToken: tok, Body: b})
-		return r.Status, gjson.ParseBytes(r.Body)
-	}
-	stock := fx(t, "stocks", "0.id")
-	code := fx(t, "stocks", "0._supplies.0.code")
-	before := gjson.Parse(fx(t, "stocks", "0._supplies.0.amount")).Float()
+	tok := sandboxtest.Fixture(t, 1001, "credentials", `privateTokens.#(rights=="all").token`)
+	do := func(method, path, body string) (int, gjson.Result) { return s.JSON(method, path, tok, body) }
+	stock := sandboxtest.Fixture(t, 1001, "stocks", "0.id")
+	code := sandboxtest.Fixture(t, 1001, "stocks", "0._supplies.0.code")
+	before := gjson.Parse(sandboxtest.Fixture(t, 1001, "stocks", "0._supplies.0.amount")).Float()
 	st, got := do("PATCH", "/api/stocks/"+stock+"/movements", `{"data":[{"productCode":"`+code+`","amountChange":-3},{"productCode":"NO-SUCH","amountChange":1}]}`)
 	if st != 200 || got.Get("errors.#").Int() != 1 || got.Get("errors.0.instance").String() != "data[1]" {
 		t.Fatalf("partial stock change: %d %s", st, got.Raw)
@@ -60,7 +42,7 @@ func TestStockAndShipping(t *testing.T) {
 	if st, _ := do("GET", "/api/stocks/999/movements", ""); st != 404 {
 		t.Fatalf("unknown stock: %d", st)
 	}
-	order := fx(t, "orders", "0.code")
+	order := sandboxtest.Fixture(t, 1001, "orders", "0.code")
 	st, got = do("POST", "/api/shipments", `{"data":{"orderCode":"`+order+`"}}`)
 	if st != 201 {
 		t.Fatalf("shipment: %d %s", st, got.Raw)
@@ -75,8 +57,8 @@ func TestStockAndShipping(t *testing.T) {
 	if st, got := do("POST", "/api/shipments", `{"data":{"orderCode":"NOPE"}}`); st != 404 || got.Get("errors.0.instance").String() != "data.orderCode" {
 		t.Fatalf("unknown order: %d %s", st, got.Raw)
 	}
-	req := fx(t, "shipping-requests", "0.shippingRequestCode")
-	if st, _ := do("GET", "/api/shipping-request/"+req+"/"+fx(t, "shipping-methods", "0.guid"), ""); st != 404 {
+	req := sandboxtest.Fixture(t, 1001, "shipping-requests", "0.shippingRequestCode")
+	if st, _ := do("GET", "/api/shipping-request/"+req+"/"+sandboxtest.Fixture(t, 1001, "shipping-methods", "0.guid"), ""); st != 404 {
 		t.Fatalf("request for another shipping method: %d", st)
 	}
 }

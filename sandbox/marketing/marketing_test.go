@@ -1,40 +1,22 @@
 package marketing_test
 
 import (
-	"io/fs"
 	"testing"
 
 	"github.com/tidwall/gjson"
 
-	"github.com/eshop-sandbox/sandbox/fixtures"
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/sandboxtest"
 )
-
-func fx(t *testing.T, file, path string) string {
-	t.Helper()
-	raw, err := fs.ReadFile(fixtures.FS, "eshops/1001/"+file+".json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return gjson.GetBytes(raw, path).String()
-}
 
 // TestMarketingRules: a coupon set draws unique codes up to the bulk
 // maximum; a single-use coupon is used once; the order must exist unless
 // the check is suppressed; a mailing list sorts the addresses it gets.
 func TestMarketingRules(t *testing.T) {
 	s := sandboxtest.New(t, sandbox.Config{Limits: &sandbox.Limits{Off: true}})
-	tok := fx(t, "credentials", `privateTokens.#(rights=="all").token`)
-	do := func(method, path, body string) (int, gjson.Result) {
-		var b any
-		if body != "" {
-			b = body
-		}
-		r := s.Do(sandboxtest.Call{Method: method, Path: path, PrivateToken: tok, Body: b})
-		return r.Status, gjson.ParseBytes(r.Body)
-	}
-	tpl := fx(t, "coupon-templates", "0.guid")
+	tok := sandboxtest.Fixture(t, 1001, "credentials", `privateTokens.#(rights=="all").token`)
+	do := func(method, path, body string) (int, gjson.Result) { return s.JSON(method, path, tok, body) }
+	tpl := sandboxtest.Fixture(t, 1001, "coupon-templates", "0.guid")
 	st, got := do("POST", "/api/discount-coupons/set", `{"data":{"count":5,"discountType":"absolute","amount":"50.00","currency":"CZK","template":"`+tpl+`"}}`)
 	if st != 201 || got.Get("data.coupons.#").Int() != 5 {
 		t.Fatalf("set: %d %s", st, got.Raw)
@@ -47,8 +29,8 @@ func TestMarketingRules(t *testing.T) {
 	if st, _ := do("POST", "/api/discount-coupons/set", `{"data":{"count":101,"template":"`+tpl+`"}}`); st != 413 {
 		t.Fatalf("101 coupons: %d", st)
 	}
-	single := fx(t, "discount-coupons", "#(reusable==false).code")
-	order := fx(t, "orders", "0.code")
+	single := sandboxtest.Fixture(t, 1001, "discount-coupons", "#(reusable==false).code")
+	order := sandboxtest.Fixture(t, 1001, "orders", "0.code")
 	if st, got := do("PATCH", "/api/discount-coupons/use/"+single, `{"data":{"orderCode":"NOPE"}}`); st != 404 || got.Get("errors.0.instance").String() != "data.orderCode" {
 		t.Fatalf("unknown order: %d %s", st, got.Raw)
 	}
@@ -58,12 +40,12 @@ func TestMarketingRules(t *testing.T) {
 	if st, _ := do("PATCH", "/api/discount-coupons/use/"+single, `{"data":{"orderCode":"`+order+`"}}`); st != 409 {
 		t.Fatalf("second use of a single-use coupon: %d", st)
 	}
-	reusable := fx(t, "discount-coupons", "#(reusable==true).code")
+	reusable := sandboxtest.Fixture(t, 1001, "discount-coupons", "#(reusable==true).code")
 	if st, _ := do("PATCH", "/api/discount-coupons/use/"+reusable+"?suppressOrderChecking=true", `{"data":{}}`); st != 200 {
 		t.Fatalf("suppressed order check: %d", st)
 	}
-	list := fx(t, "mailing-lists", "0.code")
-	known := fx(t, "mailing-lists", "0._emails.0.email")
+	list := sandboxtest.Fixture(t, 1001, "mailing-lists", "0.code")
+	known := sandboxtest.Fixture(t, 1001, "mailing-lists", "0._emails.0.email")
 	st, got = do("POST", "/api/mailing-lists/"+list, `{"data":{"emails":["`+known+`","new@example.org","not an address"]}}`)
 	if st != 201 || got.Get("data.emailsExisting.0").String() != known || got.Get("data.emailsInserted.0").String() != "new@example.org" ||
 		got.Get("data.emailsInvalid.0").String() != "not an address" || got.Get("data.errorMessages.#").Int() != 1 {
