@@ -65,6 +65,8 @@ type Server struct {
 	auth    Authenticator
 	handler http.Handler
 	routes  map[string]*Route
+	fast    *fastRoutes
+	order   int // routes registered so far (the router's order)
 
 	requestSchema func(operation string) *jsonschema.Schema
 }
@@ -78,10 +80,10 @@ func NewServer(opts Options) *Server {
 	if opts.IDs == nil {
 		opts.IDs = sandbox.NewIDs(0)
 	}
-	s := &Server{router: mux.NewRouter(), headers: opts.Headers, ids: opts.IDs, log: opts.Log, auth: opts.Auth, routes: map[string]*Route{}, requestSchema: opts.RequestSchema}
+	s := &Server{router: mux.NewRouter(), headers: opts.Headers, ids: opts.IDs, log: opts.Log, auth: opts.Auth, routes: map[string]*Route{}, fast: newFastRoutes(), requestSchema: opts.RequestSchema}
 	s.router.NotFoundHandler = http.HandlerFunc(s.notFound)
 	s.router.MethodNotAllowedHandler = http.HandlerFunc(s.notFound)
-	var h http.Handler = s.router
+	var h http.Handler = http.HandlerFunc(s.dispatch)
 	if opts.Observe != nil {
 		h = opts.Observe(h)
 	}
@@ -97,6 +99,8 @@ func (s *Server) Headers() sandbox.Headers { return s.headers }
 
 // Mount serves a plain handler under a path prefix (control plane, pages).
 func (s *Server) Mount(prefix string, h http.Handler) {
+	s.fast.firstOther = min(s.fast.firstOther, s.order) // the router's from here on
+	s.order++
 	s.router.PathPrefix(prefix).Handler(h)
 }
 
@@ -113,7 +117,10 @@ func (s *Server) HandleRoutes(routes []Route) error {
 			return fmt.Errorf("route %s registered twice", rt.Operation)
 		}
 		s.routes[rt.Operation] = &rt
-		s.router.Handle(rt.Path, s.endpoint(&rt)).Methods(rt.Method).Name(rt.Operation)
+		h := s.endpoint(&rt)
+		s.router.Handle(rt.Path, h).Methods(rt.Method).Name(rt.Operation)
+		s.fast.add(s.order, &rt, h)
+		s.order++
 	}
 	return nil
 }
@@ -159,14 +166,35 @@ func RequestIDOf(r *http.Request) string {
 	return ""
 }
 
+// MaxHeaderBytes caps the request headers (names, values, request line);
+// larger ones answer 400 with an error envelope.
+const MaxHeaderBytes = 64 << 10
+
 // requestID gives every request a UUID-shaped id, in X-Request-ID and in
-// the envelope's metadata.
+// the envelope's metadata. It also refuses oversized headers, so that
+// they get an envelope too (with the id) rather than net/http's bare 431.
 func (s *Server) requestID(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := s.ids.UUID()
 		w.Header().Set("X-Request-ID", id)
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), keyRequestID, id)))
+		r = r.WithContext(context.WithValue(r.Context(), keyRequestID, id))
+		if n := headerBytes(r); n > MaxHeaderBytes {
+			s.writeError(w, r, sandbox.Invalid("headers", "The request headers are %d bytes; the sandbox accepts at most %d. Send the token and the usual headers only.", n, MaxHeaderBytes))
+			return
+		}
+		next.ServeHTTP(w, r)
 	})
+}
+
+// headerBytes is the size of a request's headers and request line.
+func headerBytes(r *http.Request) int {
+	n := len(r.Method) + len(r.RequestURI) + len(r.Host)
+	for k, vs := range r.Header {
+		for _, v := range vs {
+			n += len(k) + len(v) + 4
+		}
+	}
+	return n
 }
 
 // recoverer turns a panic into a logged 500 envelope instead of a dropped
@@ -190,6 +218,9 @@ func (s *Server) recoverer(next http.Handler) http.Handler {
 // and the traffic recorder can label calls without re-implementing
 // routing.
 func (s *Server) Operation(r *http.Request) string {
+	if fr, _, ok := s.fast.match(r); ok {
+		return fr.route.Operation
+	}
 	var m mux.RouteMatch
 	if s.router.Match(r, &m) && m.Route != nil && m.MatchErr == nil {
 		return m.Route.GetName()

@@ -36,13 +36,17 @@ func scenarioModule(d *Deps) (*Module, error) {
 				OutOfOrder: act.OutOfOrder, Delay: act.Delay}
 		}
 	}
-	async := map[string]bool{}
+	async, unpaged := map[string]bool{}, map[string]bool{}
 	for _, ep := range d.Catalogue.Endpoints {
 		if ep.Async {
 			async[ep.Operation] = true
 		}
+		if !ep.Pageable {
+			unpaged[ep.Operation] = true
+		}
 	}
 	rp := scenario.NewReport(d.Headers, func(op string) bool { return async[op] })
+	rp.SkipPaging(func(op string) bool { return unpaged[op] })
 	d.Bus.Hook(rp.Hook)
 	return &Module{Name: "scenario", Middleware: e.Middleware, Control: scenario.Routes(e, rp),
 		AfterReset: func() error { e.Reset(); return nil }}, nil

@@ -15,6 +15,8 @@ import (
 type Authenticator struct {
 	Store   *store.Store
 	Headers sandbox.Headers
+
+	cache principalCache
 }
 
 // Authenticate returns the caller of a request or the spec's 401:
@@ -33,8 +35,15 @@ func (a *Authenticator) Authenticate(r *http.Request) (*Principal, error) {
 	}
 	var p *Principal
 	err := a.Store.View(func(tx *store.Tx) error {
+		gen := tx.Generation()
+		if c, ok := a.cache.get(tok, gen); ok {
+			p = c
+			return nil
+		}
 		var err error
-		p, err = Lookup(tx, tok)
+		if p, err = Lookup(tx, tok); err == nil {
+			a.cache.remember(tx, tok, gen, p)
+		}
 		return err
 	})
 	if err != nil {

@@ -29,8 +29,9 @@ type Deps struct {
 
 // Engine serves the registry's generic behaviour.
 type Engine struct {
-	reg *registry.Registry
-	d   Deps
+	reg   *registry.Registry
+	d     Deps
+	cache *renderCache
 }
 
 // New builds an engine; it loads the schemas' shapes once.
@@ -41,7 +42,7 @@ func New(reg *registry.Registry, d Deps) (*Engine, error) {
 	if d.IDs == nil {
 		d.IDs = sandbox.NewIDs(0)
 	}
-	return &Engine{reg: reg, d: d}, nil
+	return &Engine{reg: reg, d: d, cache: newRenderCache()}, nil
 }
 
 // Handlers returns the generic handlers of every row, keyed by operation.

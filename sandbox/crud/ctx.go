@@ -66,7 +66,7 @@ func (e *Engine) ctx(r *api.Request, tx *store.Tx) (*Ctx, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Ctx{E: e, R: r, Tx: tx, Esh: ec, Gen: &shape.Gen{Now: tx.Now(), UUID: e.d.IDs.UUID, Currency: ec.Meta.DefaultCurrency}}, nil
+	return &Ctx{E: e, R: r, Tx: tx, Esh: ec, Gen: &shape.Gen{Now: tx.Clock().Now(), UUID: e.d.IDs.UUID, Currency: ec.Meta.DefaultCurrency}}, nil
 }
 
 // Registry returns the table the engine serves.

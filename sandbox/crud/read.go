@@ -35,55 +35,57 @@ func (e *Engine) list(row *registry.Resource, op *registry.Op) api.HandlerFunc {
 		if err != nil {
 			return nil, err
 		}
-		var data any
-		err = e.View(r, func(c *Ctx) error {
-			if op.Requires != "" {
-				rk, err := c.CollOf(op.Requires)
+		return e.viewCached(r, op, func(c *Ctx) (any, error) {
+			var data any
+			err := func() error {
+				if op.Requires != "" {
+					rk, err := c.CollOf(op.Requires)
+					if err != nil {
+						return err
+					}
+					if _, _, err := rk.Find(r.Var(op.Var)); err != nil {
+						return err
+					}
+				}
+				k, err := c.Coll(row)
 				if err != nil {
 					return err
 				}
-				if _, _, err := rk.Find(r.Var(op.Var)); err != nil {
-					return err
-				}
-			}
-			k, err := c.Coll(row)
-			if err != nil {
-				return err
-			}
-			recs, total, err := k.Page((page-1)*perPage, perPage, match)
-			if err != nil {
-				return err
-			}
-			items := make([]any, 0, len(recs))
-			shown := make([]map[string]any, 0, len(recs))
-			for _, rec := range recs {
-				m, err := c.Render(rec)
+				recs, total, err := k.Page((page-1)*perPage, perPage, match)
 				if err != nil {
 					return err
 				}
-				if row.Item != nil {
-					m = row.Item(m)
+				items := make([]any, 0, len(recs))
+				shown := make([]map[string]any, 0, len(recs))
+				for _, rec := range recs {
+					m, err := c.Render(rec)
+					if err != nil {
+						return err
+					}
+					if row.Item != nil {
+						m = row.Item(m)
+					}
+					items = append(items, m)
+					shown = append(shown, m)
 				}
-				items = append(items, m)
-				shown = append(shown, m)
-			}
-			out := map[string]any{op.Key: items}
-			if op.Paged() {
-				out["paginator"] = api.NewPaginator(total, page, perPage, len(items))
-			}
-			if x := listExtras[op.Operation]; x != nil {
-				more, err := x(c, shown)
-				if err != nil {
-					return err
+				out := map[string]any{op.Key: items}
+				if op.Paged() {
+					out["paginator"] = api.NewPaginator(total, page, perPage, len(items))
 				}
-				for key, v := range more {
-					out[key] = v
+				if x := listExtras[op.Operation]; x != nil {
+					more, err := x(c, shown)
+					if err != nil {
+						return err
+					}
+					for key, v := range more {
+						out[key] = v
+					}
 				}
-			}
-			data = c.Gen.Conform(out, opNodeData(op))
-			return nil
+				data = c.Gen.Conform(out, opNodeData(op))
+				return nil
+			}()
+			return data, err
 		})
-		return data, err
 	}
 }
 
@@ -115,15 +117,13 @@ func (e *Engine) detail(row *registry.Resource, op *registry.Op) api.HandlerFunc
 		if err != nil {
 			return nil, err
 		}
-		var data any
-		err = e.View(r, func(c *Ctx) error {
+		return e.viewCached(r, op, func(c *Ctx) (any, error) {
 			k, err := c.Coll(row)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if op.By != "" {
-				data, err = c.detailBy(k, op, r.Var(op.Var))
-				return err
+				return c.detailBy(k, op, r.Var(op.Var))
 			}
 			id := op.Fixed
 			if id == "" {
@@ -131,12 +131,10 @@ func (e *Engine) detail(row *registry.Resource, op *registry.Op) api.HandlerFunc
 			}
 			_, rec, err := k.Find(id)
 			if err != nil {
-				return err
+				return nil, err
 			}
-			data, err = c.answerRecord(row, op, rec, registry.HidePaths(row.SectionsOf(op), include))
-			return err
+			return c.answerRecord(row, op, rec, registry.HidePaths(row.SectionsOf(op), include))
 		})
-		return data, err
 	}
 }
 

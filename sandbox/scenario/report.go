@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -90,6 +91,9 @@ type Finding struct {
 type Report struct {
 	headers sandbox.Headers
 	async   func(operation string) bool
+	// unpaged, when set, tells the operations that never answer a
+	// paginator, whose bodies the paging rule need not search.
+	unpaged func(operation string) bool
 
 	mu       sync.Mutex
 	findings []Finding
@@ -113,6 +117,11 @@ func NewReport(h sandbox.Headers, async func(string) bool) *Report {
 	rp.Clear()
 	return rp
 }
+
+// SkipPaging names the operations that never answer a paginator (the
+// catalogue's non-pageable endpoints): the paging rule then does not
+// search their answers, which keeps large detail reads cheap.
+func (rp *Report) SkipPaging(unpaged func(operation string) bool) { rp.unpaged = unpaged }
 
 // Clear forgets every finding and what was learnt so far.
 func (rp *Report) Clear() {
@@ -213,7 +222,10 @@ func (rp *Report) Observe(c *bus.Call) {
 	if tok == "" {
 		identity = "ip:" + host(c.RemoteAddr)
 	}
-	errCode := gjson.GetBytes(c.RespBody, "errors.0.errorCode").String()
+	errCode := ""
+	if c.Status >= http.StatusBadRequest { // only the refusals below look at it; a success's body is not parsed
+		errCode = gjson.GetBytes(c.RespBody, "errors.0.errorCode").String()
+	}
 	base := Finding{Time: c.Time, RequestID: c.ID, Eshop: c.Eshop, TokenKind: kind, Token: shorten(tok), Method: c.Method, Path: c.Path, Operation: c.Operation}
 	if base.TokenKind == "" {
 		base.TokenKind = c.TokenKind
@@ -290,6 +302,12 @@ func (rp *Report) Observe(c *bus.Call) {
 // paging follows page sequences of a list per client and notes a page
 // fetched after totalCount changed.
 func (rp *Report) paging(c *bus.Call, identity string, add func(string, string, ...any)) {
+	if rp.unpaged != nil && rp.unpaged(c.Operation) {
+		return
+	}
+	if !bytes.Contains(c.RespBody, []byte(`"paginator"`)) {
+		return // not a list: skip parsing the body
+	}
 	pg := gjson.GetBytes(c.RespBody, "data.paginator")
 	if !pg.Exists() {
 		return

@@ -222,9 +222,10 @@ func (l *Loader) readRecords(file string, raw []byte, row *registry.Resource) ([
 	}
 	seen := map[string]int{}
 	var out []record
+	lines := lineCounter{raw: raw, line: 1}
 	for i := 0; dec.More(); i++ {
 		start := int(dec.InputOffset())
-		line := lineAt(raw, start)
+		line := lines.at(start)
 		var rm json.RawMessage
 		if err := dec.Decode(&rm); err != nil {
 			return nil, &Error{File: l.path(file), Line: line, Reason: err.Error()}
@@ -320,6 +321,9 @@ func (ef *eshopFiles) write(tx *store.Tx) (int, error) {
 
 // checkSyntax reports a JSON syntax error with its line.
 func checkSyntax(raw []byte) *Error {
+	if json.Valid(raw) {
+		return nil // the common case, without building the value
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	var v any
 	err := dec.Decode(&v)
@@ -340,6 +344,27 @@ func checkSyntax(raw []byte) *Error {
 		return &Error{Line: lineAt(raw, int(te.Offset)), Reason: "invalid JSON: " + te.Error()}
 	}
 	return &Error{Line: lineAt(raw, len(raw)), Reason: "invalid JSON: " + err.Error()}
+}
+
+// lineCounter gives lineAt for growing offsets in one pass over the file
+// (lineAt counts from the start each time: quadratic over a large file).
+type lineCounter struct {
+	raw  []byte
+	off  int // newlines before off are counted in line
+	line int
+}
+
+// at is lineAt(raw, off) for an off not below the previous one.
+func (c *lineCounter) at(off int) int {
+	for off < len(c.raw) && strings.IndexByte(" \t\r\n,:", c.raw[off]) >= 0 {
+		off++
+	}
+	if off < c.off {
+		return lineAt(c.raw, off)
+	}
+	c.line += bytes.Count(c.raw[c.off:off], []byte("\n"))
+	c.off = off
+	return c.line
 }
 
 // lineAt is the line of the first non-space, non-comma byte at or after off.

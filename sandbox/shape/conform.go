@@ -20,6 +20,9 @@ type Gen struct {
 	Now      time.Time
 	UUID     func() string
 	Currency string
+	// Volatile is set when a default came from Now or UUID: the value
+	// then differs from call to call, so render caches do not keep it.
+	Volatile bool
 }
 
 // Conform returns v in the node's shape: declared properties only
@@ -331,6 +334,7 @@ func (g *Gen) defaultString(n Node) string {
 	switch {
 	case vo == "TypeGuid" || vo == "TypeGuidNullable" || r.str("format") == "uuid":
 		if g.UUID != nil {
+			g.Volatile = true
 			return g.UUID()
 		}
 		return "00000000-0000-4000-8000-000000000000"
@@ -368,6 +372,7 @@ func (g *Gen) defaultString(n Node) string {
 }
 
 func (g *Gen) now() time.Time {
+	g.Volatile = true
 	if g.Now.IsZero() {
 		return time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	}

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tidwall/buntdb"
 	"github.com/tidwall/gjson"
@@ -47,7 +48,19 @@ type Store struct {
 	mu      sync.RWMutex
 	indexes map[string]bool // collection prefixes that have an ordering index
 	pos     *positions
+
+	// gen is the write generation: it grows inside every read-write
+	// transaction, before it commits. BuntDB never runs a read
+	// transaction alongside a write one, so a reader sees the data and
+	// the generation of the same commit; render caches key on it.
+	gen atomic.Uint64
 }
+
+// Generation is the write generation: equal values mean no read-write
+// transaction ran in between, so an answer rendered from the data then
+// is still the answer (unless its transaction was volatile, see
+// Tx.Cacheable).
+func (s *Store) Generation() uint64 { return s.gen.Load() }
 
 // Open opens (or creates) the database and rebuilds the ordering indexes,
 // which BuntDB does not persist.
@@ -115,6 +128,7 @@ func (s *Store) Update(fn func(tx *Tx) error) error {
 	var events []sandbox.Event
 	err := s.db.Update(func(btx *buntdb.Tx) error {
 		tx := &Tx{s: s, tx: btx, writable: true}
+		s.gen.Add(1)
 		if err := fn(tx); err != nil {
 			s.pos.undo(tx.posOps)
 			return err
@@ -133,6 +147,7 @@ func (s *Store) Reset() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	err := s.db.Update(func(btx *buntdb.Tx) error {
+		s.gen.Add(1)
 		if err := btx.DeleteAll(); err != nil {
 			return err
 		}

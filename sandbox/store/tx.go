@@ -24,6 +24,9 @@ type Tx struct {
 	writable bool
 	events   []sandbox.Event
 	posOps   []posOp
+	// volatile is set when what the transaction read can change without
+	// a write: it read the clock or a record that expires.
+	volatile bool
 }
 
 func (t *Tx) posInsert(prefix, id string, seq int64) {
@@ -36,8 +39,38 @@ func (t *Tx) posRemove(prefix, id string, seq int64) {
 	t.posOps = append(t.posOps, posOp{prefix: prefix, insert: false, id: id, seq: seq})
 }
 
-// Now is the sandbox clock's current time.
-func (t *Tx) Now() time.Time { return t.s.clock.Now() }
+// Now is the sandbox clock's current time. Reading it marks the
+// transaction volatile (see Cacheable).
+func (t *Tx) Now() time.Time {
+	t.volatile = true
+	return t.s.clock.Now()
+}
+
+// Clock is the sandbox clock without marking the transaction volatile:
+// for callers that track their own use of the time (the shape generator
+// of crud reports whether it filled a value from it).
+func (t *Tx) Clock() *sandbox.Clock { return t.s.clock }
+
+// Generation is the store's write generation as this transaction sees
+// it; see Store.Generation.
+func (t *Tx) Generation() uint64 { return t.s.gen.Load() }
+
+// Cacheable reports whether what this transaction read so far is fully
+// determined by the write generation: it read neither the clock nor a
+// record that expires (expiry follows the clock, not writes). Render
+// caches store an answer only when it is.
+func (t *Tx) Cacheable() bool { return !t.volatile }
+
+// expired tells whether a stored document has expired on the sandbox
+// clock; any document with an expiry makes the transaction volatile.
+func (t *Tx) expired(doc string) bool {
+	v := gjson.Get(doc, "_expiresAt")
+	if !v.Exists() {
+		return false
+	}
+	t.volatile = true
+	return v.Int() <= t.s.clock.Now().Unix()
+}
 
 // Emit queues events to publish once this transaction commits.
 func (t *Tx) Emit(events ...sandbox.Event) {
@@ -62,7 +95,7 @@ func (t *Tx) Get(eshop int, coll, id string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if expired(v, t.Now().Unix()) {
+	if t.expired(v) {
 		return nil, sandbox.ErrNotFound
 	}
 	return []byte(v), nil
@@ -184,10 +217,9 @@ func (t *Tx) Scan(eshop int, coll string, fn func(id string, doc []byte) bool) e
 	if !t.s.hasIndex(prefix) {
 		return nil
 	}
-	now := t.Now().Unix()
 	cut := len(prefix) + 1
 	return t.tx.Ascend(prefix, func(key, value string) bool {
-		if expired(value, now) {
+		if t.expired(value) {
 			return true
 		}
 		return fn(key[cut:], []byte(value))

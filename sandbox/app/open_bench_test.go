@@ -1,0 +1,22 @@
+package app_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/app"
+)
+
+// BenchmarkOpen builds and seeds a sandbox from the embedded fixtures:
+// the in-process part of the start-up time (profile it with
+// -cpuprofile).
+func BenchmarkOpen(b *testing.B) {
+	for b.Loop() {
+		a, err := app.Open(sandbox.Config{Addr: "127.0.0.1:0", Seed: 1}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = a.Close(context.Background())
+	}
+}
