@@ -210,7 +210,10 @@ func notImplemented(e schemas.Endpoint) api.HandlerFunc {
 
 // Start serves in the background; Wait reports how serving ended.
 func (a *App) Start() {
-	a.http = &http.Server{Handler: a.Server, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
+	// The connection reads up to 1 MiB of headers so that the API can
+	// refuse anything over api.MaxHeaderBytes with an error envelope;
+	// only beyond that does net/http answer a plain 431 itself.
+	a.http = &http.Server{Handler: a.Server, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 1 << 20}
 	go func() {
 		err := a.http.Serve(a.listener)
 		if errors.Is(err, http.ErrServerClosed) {
