@@ -22,6 +22,10 @@ import (
 )
 
 func main() {
+	if path := os.Getenv(bareEnv); path != "" {
+		serveBare(path)
+		return
+	}
 	var (
 		bin      = flag.String("sandbox", "bin/sandbox", "sandbox binary to measure")
 		large    = flag.String("large", "", "fixture folder with a large generated set (e.g. 100,000 products and orders); generated into a temp dir when empty and -large-n > 0")
