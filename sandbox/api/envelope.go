@@ -164,3 +164,12 @@ func ErrorItemOf(err error) ErrorItem {
 	}
 	return ErrorItem{ErrorCode: e.Code, Message: e.Message, Instance: inst}
 }
+
+// SetExact sets a response header keeping the name's letter case on the
+// wire. The service spells X-Request-ID and X-RateLimit-Bucket-Filling
+// that way and its client library matches them case-sensitively, while
+// http.Header.Set would send X-Request-Id and X-Ratelimit-Bucket-Filling.
+func SetExact(h http.Header, name, value string) {
+	delete(h, http.CanonicalHeaderKey(name))
+	h[name] = []string{value}
+}

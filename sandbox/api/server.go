@@ -176,7 +176,7 @@ const MaxHeaderBytes = 64 << 10
 func (s *Server) requestID(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := s.ids.UUID()
-		w.Header().Set("X-Request-ID", id)
+		SetExact(w.Header(), "X-Request-ID", id)
 		r = r.WithContext(context.WithValue(r.Context(), keyRequestID, id))
 		if n := headerBytes(r); n > MaxHeaderBytes {
 			s.writeError(w, r, sandbox.Invalid("headers", "The request headers are %d bytes; the sandbox accepts at most %d. Send the token and the usual headers only.", n, MaxHeaderBytes))

@@ -1,6 +1,11 @@
 package app_test
 
 import (
+	"bytes"
+	"fmt"
+	"io"
+	"net"
+	"strings"
 	"testing"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
@@ -41,5 +46,25 @@ func TestLimitsThroughTheSandbox(t *testing.T) {
 	}
 	if last.Status != 429 || last.Header.Get("Retry-After") == "" || last.Header.Get("X-RateLimit-Bucket-Filling") != "5/5" {
 		t.Fatalf("full bucket: %d %v", last.Status, last.Header)
+	}
+}
+
+// TestHeaderSpellingOnTheWire checks the exact letter case of the
+// headers the service's client library matches case-sensitively.
+func TestHeaderSpellingOnTheWire(t *testing.T) {
+	s := sandboxtest.New(t, sandbox.Config{})
+	f := loadFacts(t)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(s.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "GET /api/orders/statuses HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nService-Private-API-Token: %s\r\nConnection: close\r\n\r\n", f.FullToken)
+	raw, _ := io.ReadAll(conn)
+	head := string(raw[:bytes.Index(raw, []byte("\r\n\r\n"))])
+	for _, want := range []string{"\r\nX-Request-ID: ", "\r\nX-RateLimit-Bucket-Filling: "} {
+		if !strings.Contains(head, want) {
+			t.Errorf("header %q not spelled exactly on the wire:\n%s", strings.TrimSpace(want), head)
+		}
 	}
 }

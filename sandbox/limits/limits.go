@@ -221,7 +221,7 @@ func (l *Limiter) admit(w http.ResponseWriter, r *http.Request) (func(), error) 
 	if !full {
 		b.level++
 	}
-	w.Header().Set("X-RateLimit-Bucket-Filling", fmt.Sprintf("%d/%d", min(int(b.level+0.999999), capacity), capacity))
+	api.SetExact(w.Header(), "X-RateLimit-Bucket-Filling", fmt.Sprintf("%d/%d", min(int(b.level+0.999999), capacity), capacity))
 	if full {
 		return nil, l.refuseFull(w, b, now, capacity, cfg.BucketLeak)
 	}
@@ -336,7 +336,7 @@ func (l *Limiter) FillBucket(w http.ResponseWriter, r *http.Request) error {
 		capacity = 1
 	}
 	b.level = float64(capacity)
-	w.Header().Set("X-RateLimit-Bucket-Filling", fmt.Sprintf("%d/%d", capacity, capacity))
+	api.SetExact(w.Header(), "X-RateLimit-Bucket-Filling", fmt.Sprintf("%d/%d", capacity, capacity))
 	return l.refuseFull(w, b, now, capacity, l.cfg.BucketLeak)
 }
 

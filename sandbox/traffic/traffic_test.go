@@ -129,7 +129,9 @@ func TestRecordsCalls(t *testing.T) {
 			if c.Method != method || c.Path != tc.call.Path || c.Status != tc.status || c.Eshop != tc.eshop || c.TokenKind != tc.tokenKind || c.Operation != tc.operation {
 				t.Fatalf("recorded %s %s %d eshop %d %q %q", c.Method, c.Path, c.Status, c.Eshop, c.TokenKind, c.Operation)
 			}
-			if c.ID == "" || c.ID != sent[i].Header.Get("X-Request-ID") || c.RespHeader.Get("X-Request-ID") != c.ID {
+			// The recorder keeps the header names as sent on the wire:
+			// X-Request-ID, not Go's canonical X-Request-Id.
+			if c.ID == "" || c.ID != sent[i].Header.Get("X-Request-ID") || len(c.RespHeader["X-Request-ID"]) != 1 || c.RespHeader["X-Request-ID"][0] != c.ID {
 				t.Fatalf("request id %q, client saw %q", c.ID, sent[i].Header.Get("X-Request-ID"))
 			}
 			if !bytes.Equal(c.RespBody, sent[i].Body) || c.RespBodySize != int64(len(sent[i].Body)) || c.Truncated {
