@@ -23,7 +23,6 @@ const (
 	KindLocked                      // 423 lock for the same URL held
 	KindTooManyRequests             // 429 concurrent connection limit exceeded
 	KindUnavailable                 // 503 maintenance
-	KindNotImplemented              // 501 endpoint known to the reference but not emulated yet
 )
 
 // Well-known errorCode values. The spec names the first three; the others
@@ -42,7 +41,6 @@ const (
 	CodeConflict           = "conflict"
 	CodeTooManyEntities    = "too-many-entities"
 	CodeInternal           = "internal-error"
-	CodeNotImplemented     = "not-implemented-in-sandbox"
 )
 
 // Error is the single error type handlers return. Code, Message and

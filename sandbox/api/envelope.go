@@ -70,7 +70,6 @@ var statusFor = map[sandbox.Kind]int{
 	sandbox.KindLocked:          http.StatusLocked,
 	sandbox.KindTooManyRequests: http.StatusTooManyRequests,
 	sandbox.KindUnavailable:     http.StatusServiceUnavailable,
-	sandbox.KindNotImplemented:  http.StatusNotImplemented,
 	sandbox.KindInternal:        http.StatusInternalServerError,
 }
 

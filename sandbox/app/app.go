@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -182,14 +183,17 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 	return a, nil
 }
 
-// routes binds handlers to the reference catalogue: every one of its
-// endpoints gets a route; those without a handler yet answer 501.
+// routes binds handlers to the reference catalogue. Every endpoint must
+// have a handler and every handler an endpoint: a gap is a programming
+// error reported at start, never a stub answer.
 func (a *App) routes(handlers map[string]api.HandlerFunc) ([]api.Route, error) {
 	var routes []api.Route
+	var missing []string
 	for _, e := range a.Catalogue.Endpoints {
 		h, ok := handlers[e.Operation]
 		if !ok {
-			h = notImplemented(e)
+			missing = append(missing, e.Method+" "+e.Path+" ("+e.Operation+")")
+			continue
 		}
 		delete(handlers, e.Operation)
 		routes = append(routes, api.Route{Operation: e.Operation, Method: e.Method, Path: e.Path, Group: e.Group, Handler: h,
@@ -198,14 +202,10 @@ func (a *App) routes(handlers map[string]api.HandlerFunc) ([]api.Route, error) {
 	for op := range handlers {
 		return nil, fmt.Errorf("handler %s matches no endpoint of the reference catalogue", op)
 	}
-	return routes, nil
-}
-
-func notImplemented(e schemas.Endpoint) api.HandlerFunc {
-	return func(r *api.Request) (any, error) {
-		return nil, sandbox.Errorf(sandbox.KindNotImplemented, sandbox.CodeNotImplemented, e.Operation,
-			"%s %s (%s) exists in the service but the sandbox does not emulate it yet.", e.Method, e.Path, e.Operation)
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("%d endpoints of the reference have no handler: %s", len(missing), strings.Join(missing, ", "))
 	}
+	return routes, nil
 }
 
 // Start serves in the background; Wait reports how serving ended.
