@@ -33,6 +33,8 @@ func (g *gen) makeProducts() {
 		}
 		g.editions[t] = append(g.editions[t], ed)
 	}
+	// Products are kept encoded (see gen.raw) once made.
+	products := make([]any, 0, g.opt.Products)
 	for i := 0; i < g.opt.Products; i++ {
 		t, s := i%n, i/n
 		ed := g.editions[t][s]
@@ -88,9 +90,9 @@ func (g *gen) makeProducts() {
 		if p["setItems"] != nil {
 			p["setItems"] = orEmpty(items)
 		}
-		g.products = append(g.products, p)
+		products = append(products, g.raw(p))
 	}
-	g.files["products"] = anyList(g.products)
+	g.files["products"] = products
 	g.rebuildPrices()
 }
 
@@ -143,7 +145,7 @@ func (g *gen) rebuildPrices() {
 			if e, ok := tpl[tcode]; ok {
 				c := clone(e).(map[string]any)
 				c["code"], c["_productGuid"] = code, guid
-				out = append(out, c)
+				out = append(out, g.raw(c))
 			}
 		})
 		pl["_prices"] = orEmpty(out)
@@ -158,7 +160,7 @@ func (g *gen) rebuildPrices() {
 			if e, ok := tpl[tcode]; ok {
 				c := clone(e).(map[string]any)
 				c["code"], c["productGuid"] = code, guid
-				out = append(out, c)
+				out = append(out, g.raw(c))
 			}
 		})
 		st["_supplies"] = orEmpty(out)
@@ -170,7 +172,7 @@ func (g *gen) rebuildPrices() {
 // template code.
 func (g *gen) eachVariant(fn func(tcode, code, guid string)) {
 	n := len(g.tplProducts)
-	for i := range g.products {
+	for i := range g.opt.Products {
 		t, s := i%n, i/n
 		ed := g.editions[t][s]
 		for _, v := range list(g.tplProducts[t]["variants"]) {

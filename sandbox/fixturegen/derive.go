@@ -10,52 +10,64 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// derive rebuilds what follows from the generated orders (documents,
-// stock movements, the order history) and points the remaining files'
+// derived collects the records that follow from the generated orders,
+// already encoded (see gen.raw), in order.
+type derived struct {
+	inv, dn, pp, hist, moves []any
+	n                        map[string]int
+}
+
+// deriveOrder adds the documents, stock movements and history entries
+// that follow from one generated order; orders are derived as they are
+// made, so no order needs to stay in memory as a decoded document.
+func (g *gen) deriveOrder(o map[string]any) {
+	d := &g.der
+	if d.n == nil {
+		d.n = map[string]int{}
+	}
+	code := func(kind, base string) string {
+		d.n[kind]++
+		return fmt.Sprintf("2026%s%05d", base, d.n[kind])
+	}
+	day := str(o["creationTime"])
+	if len(day) > 10 {
+		day = day[:10]
+	}
+	canceled := str(obj(o["status"])["id"]) == "-4"
+	d.hist = append(d.hist, g.raw(map[string]any{"id": len(d.hist) + 1, "orderCode": o["code"], "creationTime": o["creationTime"], "system": true,
+		"type": "order-created", "text": "Objednávka vytvořena.", "user": nil}))
+	if o["paid"] != true {
+		return
+	}
+	icode := code("inv", "1")
+	invoice := docOf(o, icode, day)
+	invoice["taxDate"], invoice["proformaInvoiceCodes"] = day, []any{}
+	ppcode := code("pp", "5")
+	proof := proofOf(o, ppcode, day, icode)
+	invoice["proofPayments"] = []any{map[string]any{"code": ppcode, "vatBreakdown": proof["vatBreakdown"]}}
+	d.inv, d.pp = append(d.inv, g.raw(invoice)), append(d.pp, g.raw(proof))
+	if canceled {
+		return
+	}
+	d.dn = append(d.dn, g.raw(deliveryOf2(o, code("dn", "3"), day)))
+	for _, it := range list(o["items"]) {
+		im := obj(it)
+		if (im["itemType"] != "product" && im["itemType"] != "bazar") || str(im["code"]) == "" {
+			continue
+		}
+		amt, _ := decimal.NewFromString(str(im["amount"]))
+		d.moves = append(d.moves, g.raw(map[string]any{"id": len(d.moves) + 1, "productCode": im["code"], "productGuid": im["productGuid"],
+			"historicalProductGuid": nil, "amountChange": amt.Neg().StringFixed(3), "actualAmount": "10.000", "sumAmount": "20.000",
+			"changeTime": o["creationTime"], "changedBy": "API", "orderCode": o["code"], "_stockId": 1}))
+	}
+}
+
+// derive files what deriveOrder collected and points the remaining files'
 // references at generated records.
 func (g *gen) derive() {
-	var inv, dn, pp []any
-	var hist, moves []any
-	n := map[string]int{}
-	code := func(kind, base string) string {
-		n[kind]++
-		return fmt.Sprintf("2026%s%05d", base, n[kind])
-	}
-	for _, o := range g.orders {
-		day := str(o["creationTime"])
-		if len(day) > 10 {
-			day = day[:10]
-		}
-		canceled := str(obj(o["status"])["id"]) == "-4"
-		hist = append(hist, map[string]any{"id": len(hist) + 1, "orderCode": o["code"], "creationTime": o["creationTime"], "system": true,
-			"type": "order-created", "text": "Objednávka vytvořena.", "user": nil})
-		if o["paid"] != true {
-			continue
-		}
-		icode := code("inv", "1")
-		invoice := docOf(o, icode, day)
-		invoice["taxDate"], invoice["proformaInvoiceCodes"] = day, []any{}
-		ppcode := code("pp", "5")
-		proof := proofOf(o, ppcode, day, icode)
-		invoice["proofPayments"] = []any{map[string]any{"code": ppcode, "vatBreakdown": proof["vatBreakdown"]}}
-		inv, pp = append(inv, invoice), append(pp, proof)
-		if canceled {
-			continue
-		}
-		dn = append(dn, deliveryOf2(o, code("dn", "3"), day))
-		for _, it := range list(o["items"]) {
-			im := obj(it)
-			if (im["itemType"] != "product" && im["itemType"] != "bazar") || str(im["code"]) == "" {
-				continue
-			}
-			amt, _ := decimal.NewFromString(str(im["amount"]))
-			moves = append(moves, map[string]any{"id": len(moves) + 1, "productCode": im["code"], "productGuid": im["productGuid"],
-				"historicalProductGuid": nil, "amountChange": amt.Neg().StringFixed(3), "actualAmount": "10.000", "sumAmount": "20.000",
-				"changeTime": o["creationTime"], "changedBy": "API", "orderCode": o["code"], "_stockId": 1})
-		}
-	}
-	g.files["invoices"], g.files["delivery-notes"], g.files["proof-payments"] = orEmpty(inv), orEmpty(dn), orEmpty(pp)
-	g.files["order-history"], g.files["stock-movements"] = orEmpty(hist), orEmpty(moves)
+	d := &g.der
+	g.files["invoices"], g.files["delivery-notes"], g.files["proof-payments"] = orEmpty(d.inv), orEmpty(d.dn), orEmpty(d.pp)
+	g.files["order-history"], g.files["stock-movements"] = orEmpty(d.hist), orEmpty(d.moves)
 	// Documents and shipments tied to template orders have no generated
 	// counterpart; the lists start empty.
 	for _, f := range []string{"credit-notes", "proforma-invoices", "shipments"} {
@@ -83,8 +95,8 @@ func (g *gen) remap() {
 		}
 	}
 	for i, o := range g.tplOrders {
-		if i < len(g.orders) {
-			pairs[str(o["code"])] = str(g.orders[i]["code"])
+		if i < len(g.orderCodes) {
+			pairs[str(o["code"])] = g.orderCodes[i]
 		}
 	}
 	var rep []string

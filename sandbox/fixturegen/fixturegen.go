@@ -11,6 +11,7 @@
 package fixturegen
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha1"
 	"encoding/hex"
@@ -51,7 +52,11 @@ type gen struct {
 	files map[string]any
 
 	tplProducts, tplCustomers, tplOrders []map[string]any
-	products, customers, orders          []map[string]any
+	customers                            []map[string]any
+	// orderCodes are the codes of the first generated orders (one per
+	// template order, for remap); the orders themselves are kept encoded.
+	orderCodes []string
+	der        derived
 
 	// editions[t][s] is edition s of template product t: its GUID and the
 	// codes of its variants (template code -> edition code).
@@ -156,22 +161,78 @@ func (g *gen) write(dir string) (*Summary, error) {
 	sort.Strings(names)
 	sum := &Summary{Dir: dir, Count: map[string]int{}}
 	for _, n := range names {
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(g.files[n]); err != nil {
+		if err := writeFile(filepath.Join(out, n+".json"), g.files[n]); err != nil {
 			return nil, fmt.Errorf("%s: %w", n, err)
-		}
-		if err := os.WriteFile(filepath.Join(out, n+".json"), b.Bytes(), 0o644); err != nil {
-			return nil, err
 		}
 		sum.Files++
 		if l, ok := g.files[n].([]any); ok {
 			sum.Count[n] = len(l)
 		}
+		// The written document is not needed again: let it go before the
+		// next (possibly larger) file is encoded.
+		delete(g.files, n)
 	}
 	return sum, nil
+}
+
+// writeFile writes v as indented JSON, streaming a top-level array record
+// by record through a buffered file instead of building the whole
+// document (over a gigabyte for large sets) in memory. The bytes are those
+// of json.Encoder with SetIndent("", "  ").
+func writeFile(path string, v any) (err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}()
+	w := bufio.NewWriterSize(f, 1<<20)
+	l, isList := v.([]any)
+	if !isList || len(l) == 0 {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		return w.Flush()
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("  ", "  ")
+	w.WriteString("[\n")
+	for i, x := range l {
+		b.Reset()
+		if err := enc.Encode(x); err != nil {
+			return err
+		}
+		w.WriteString("  ")
+		w.Write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+		if i < len(l)-1 {
+			w.WriteString(",\n")
+		} else {
+			w.WriteString("\n")
+		}
+	}
+	w.WriteString("]\n")
+	return w.Flush()
+}
+
+// raw encodes a generated record as soon as it is complete: a compact
+// json.RawMessage takes a fraction of the memory of the decoded map, and
+// writeFile re-indents it to the same bytes.
+func (g *gen) raw(v any) json.RawMessage {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(fmt.Sprintf("fixturegen: encode generated record: %v", err))
+	}
+	return json.RawMessage(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
 }
 
 // JSON helpers over decoded documents.

@@ -82,6 +82,7 @@ func (g *gen) makeOrders() {
 	for _, c := range g.tplCustomers {
 		byTplCustomer[str(c["guid"])] = true
 	}
+	orders := make([]any, 0, g.opt.Orders)
 	for i := 0; i < g.opt.Orders; i++ {
 		t, s := i%len(g.tplOrders), i/len(g.tplOrders)
 		o := clone(g.tplOrders[t]).(map[string]any)
@@ -115,9 +116,13 @@ func (g *gen) makeOrders() {
 				}
 			}
 		}
-		g.orders = append(g.orders, o)
+		g.deriveOrder(o)
+		if len(g.orderCodes) < len(g.tplOrders) {
+			g.orderCodes = append(g.orderCodes, str(o["code"]))
+		}
+		orders = append(orders, g.raw(o))
 	}
-	g.files["orders"] = anyList(g.orders)
+	g.files["orders"] = orders
 }
 
 func deliveryOf(b map[string]any) map[string]any {
