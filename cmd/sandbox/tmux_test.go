@@ -64,7 +64,7 @@ func testUpInTmux(t *testing.T, tmux, bin string) {
 		"the 80x24 layout again (no fault column)")
 	term.keys("Enter") // detail of the selected (newest) call
 	screen = term.waitFor("request id "+sent[2], "the detail pane of the last call")
-	if !strings.Contains(screen, "404 Not Found") || !strings.Contains(screen, "X-Request-Id: "+sent[2]) {
+	if !strings.Contains(screen, "404 Not Found") || !strings.Contains(screen, "X-Request-ID: "+sent[2]) {
 		t.Fatalf("detail pane:\n%s", screen)
 	}
 	term.keys("Escape")
