@@ -67,28 +67,15 @@ func (e *Engine) bulkCreate(row *registry.Resource, op *registry.Op) api.Handler
 			if err != nil {
 				return err
 			}
-			var ids []string
-			var shown []any
-			for i, item := range list {
+			ids, shown, err := c.writeRows(res, op, list, func(i int, item any) (map[string]any, string, error) {
 				data, _ := item.(map[string]any)
 				if data == nil {
-					res.Errors = append(res.Errors, skipped(sandbox.Invalid(strconv.Itoa(i), "not an object"), op.Body, i))
-					continue
+					return nil, "", sandbox.Invalid(strconv.Itoa(i), "not an object")
 				}
-				rec, id, err := c.CreateOne(k, data)
-				if err != nil {
-					if sandbox.AsError(err).Kind == sandbox.KindInternal {
-						return err
-					}
-					res.Errors = append(res.Errors, skipped(err, op.Body, i))
-					continue
-				}
-				ids = append(ids, id)
-				m, err := c.Render(rec)
-				if err != nil {
-					return err
-				}
-				shown = append(shown, m)
+				return c.CreateOne(k, data)
+			})
+			if err != nil {
+				return err
 			}
 			if err := k.Flush(); err != nil {
 				return err
@@ -106,6 +93,30 @@ func (e *Engine) bulkCreate(row *registry.Resource, op *registry.Op) api.Handler
 		}
 		return res, nil
 	}
+}
+
+// writeRows applies write to each entry of a bulk request. An internal
+// error aborts the request; any other error skips the entry and reports it
+// in res.Errors (spec, Errors rule 2). It returns the ids written and
+// their renderings for the answer.
+func (c *Ctx) writeRows(res *api.Result, op *registry.Op, list []any, write func(i int, item any) (map[string]any, string, error)) (ids []string, shown []any, err error) {
+	for i, item := range list {
+		rec, id, err := write(i, item)
+		if err != nil {
+			if sandbox.AsError(err).Kind == sandbox.KindInternal {
+				return nil, nil, err
+			}
+			res.Errors = append(res.Errors, skipped(err, op.Body, i))
+			continue
+		}
+		ids = append(ids, id)
+		m, err := c.Render(rec)
+		if err != nil {
+			return nil, nil, err
+		}
+		shown = append(shown, m)
+	}
+	return ids, shown, nil
 }
 
 func (c *Ctx) bulkAnswer(k *Coll, op *registry.Op, shown []any) (any, error) {
@@ -139,30 +150,18 @@ func (e *Engine) bulkUpdate(row *registry.Resource, op *registry.Op) api.Handler
 			if err != nil {
 				return err
 			}
-			var ids []string
-			var shown []any
-			for i, item := range list {
+			ids, shown, err := c.writeRows(res, op, list, func(i int, item any) (map[string]any, string, error) {
 				data, _ := item.(map[string]any)
 				id := idString(data[row.IDField])
 				if id == "" {
-					res.Errors = append(res.Errors, skipped(sandbox.Invalid(strconv.Itoa(i), "the entry has no %s", row.IDField), op.Body, i))
-					continue
+					return nil, "", sandbox.Invalid(strconv.Itoa(i), "the entry has no %s", row.IDField)
 				}
 				delete(data, row.IDField)
 				rec, err := c.UpdateOne(k, id, data, false)
-				if err != nil {
-					if sandbox.AsError(err).Kind == sandbox.KindInternal {
-						return err
-					}
-					res.Errors = append(res.Errors, skipped(err, op.Body, i))
-					continue
-				}
-				ids = append(ids, id)
-				m, err := c.Render(rec)
-				if err != nil {
-					return err
-				}
-				shown = append(shown, m)
+				return rec, id, err
+			})
+			if err != nil {
+				return err
 			}
 			if err := k.Flush(); err != nil {
 				return err
