@@ -17,6 +17,28 @@ import (
 // items[].invoiceItemId, with an amount of their own when given; all of
 // them otherwise).
 func (h *handlers) creditNoteFromInvoice(r *api.Request) (any, error) {
+	return h.creditNoteFrom(r, "invoices", func(c *crud.Ctx, inv, data map[string]any, code string) (map[string]any, error) {
+		items, err := pickItems(inv, data)
+		if err != nil {
+			return nil, err
+		}
+		rec := map[string]any{"code": code, "invoiceCode": inv["code"], "proofPaymentCode": nil}
+		for _, k := range []string{"orderCode", "billingAddress", "deliveryAddress", "addressesEqual", "customer", "eshop", "vatPayer",
+			"vatMode", "billingMethod", "varSymbol", "price", "weight", "completePackageWeight"} {
+			rec[k] = crud.Clone(inv[k])
+		}
+		rec["items"] = items
+		rec["isValid"], rec["restocked"] = true, false
+		rec["taxDate"] = c.Tx.Now().Format("2006-01-02")
+		return rec, nil
+	})
+}
+
+// creditNoteFrom is the shared part of the credit notes made from another
+// document: it reads the body and its options, finds the source record the
+// path's code names in coll, takes the next credit-note code, and stores
+// the record build makes of it with the body's options applied.
+func (h *handlers) creditNoteFrom(r *api.Request, coll string, build func(c *crud.Ctx, src, data map[string]any, code string) (map[string]any, error)) (any, error) {
 	data, err := crud.BodyObject(r)
 	if err != nil {
 		return nil, err
@@ -31,15 +53,11 @@ func (h *handlers) creditNoteFromInvoice(r *api.Request) (any, error) {
 		if err != nil {
 			return err
 		}
-		invs, err := c.CollOf("invoices")
+		k, err := c.CollOf(coll)
 		if err != nil {
 			return err
 		}
-		_, inv, err := invs.Find(r.Var("code"))
-		if err != nil {
-			return err
-		}
-		items, err := pickItems(inv, data)
+		_, src, err := k.Find(r.Var("code"))
 		if err != nil {
 			return err
 		}
@@ -47,14 +65,10 @@ func (h *handlers) creditNoteFromInvoice(r *api.Request) (any, error) {
 		if err != nil {
 			return err
 		}
-		rec := map[string]any{"code": code, "invoiceCode": inv["code"], "proofPaymentCode": nil}
-		for _, k := range []string{"orderCode", "billingAddress", "deliveryAddress", "addressesEqual", "customer", "eshop", "vatPayer",
-			"vatMode", "billingMethod", "varSymbol", "price", "weight", "completePackageWeight"} {
-			rec[k] = crud.Clone(inv[k])
+		rec, err := build(c, src, data, code)
+		if err != nil {
+			return err
 		}
-		rec["items"] = items
-		rec["isValid"], rec["restocked"] = true, false
-		rec["taxDate"] = c.Tx.Now().Format("2006-01-02")
 		for k, v := range opts {
 			rec[k] = v
 		}
@@ -166,32 +180,7 @@ func total(doc map[string]any) {
 // creditNoteFromProof answers POST /api/proof-payments/{code}/credit-note:
 // a credit note refunding the payment, one item per VAT rate of it.
 func (h *handlers) creditNoteFromProof(r *api.Request) (any, error) {
-	data, err := crud.BodyObject(r)
-	if err != nil {
-		return nil, err
-	}
-	opts, err := options(data)
-	if err != nil {
-		return nil, err
-	}
-	var out any
-	err = h.e.Update(r, func(c *crud.Ctx) error {
-		shop, err := orders.OpenShop(c.Tx, r.Eshop, h.site)
-		if err != nil {
-			return err
-		}
-		proofs, err := c.CollOf("proof-payments")
-		if err != nil {
-			return err
-		}
-		_, pp, err := proofs.Find(r.Var("code"))
-		if err != nil {
-			return err
-		}
-		code, err := nextCode(c, shop, "credit-notes", str(data["creditNoteCode"]))
-		if err != nil {
-			return err
-		}
+	return h.creditNoteFrom(r, "proof-payments", func(c *crud.Ctx, pp, _ map[string]any, code string) (map[string]any, error) {
 		rec := map[string]any{
 			"code": code, "proofPaymentCode": pp["code"], "invoiceCode": pp["invoiceCode"], "orderCode": pp["orderCode"],
 			"isValid": true, "restocked": false, "varSymbol": pp["varSymbol"], "billingMethod": pp["billingMethod"],
@@ -212,13 +201,8 @@ func (h *handlers) creditNoteFromProof(r *api.Request) (any, error) {
 				"amount": "1.000", "priceRatio": "1.0000", "itemPrice": price, "unitPrice": crud.Clone(price)})
 		}
 		rec["items"] = items
-		for k, v := range opts {
-			rec[k] = v
-		}
-		out, err = h.createCreditNote(c, rec)
-		return err
+		return rec, nil
 	})
-	return out, err
 }
 
 // restock answers POST /api/credit-notes/{code}/restock: the credit
