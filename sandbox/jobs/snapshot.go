@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/eshop-sandbox/sandbox/sandbox/crud"
 	"io/fs"
 	"sort"
 	"strings"
@@ -160,7 +161,7 @@ func (s *Service) recordLines(tx *store.Tx, j *Job, view api.View) ([]map[string
 			ferr = err
 			return false
 		}
-		hidePaths(m, hide)
+		crud.HidePaths(m, hide)
 		lines = append(lines, m)
 		return true
 	})
@@ -287,36 +288,4 @@ func snapshotFields(op string) ([]string, error) {
 	}
 	sort.Strings(out)
 	return out, nil
-}
-
-// hidePaths sets the given field paths to null; "items[].mainImage"
-// walks every element of items.
-func hidePaths(m map[string]any, paths []string) {
-	for _, p := range paths {
-		hide(m, strings.Split(p, "."))
-	}
-}
-
-func hide(m map[string]any, steps []string) {
-	if len(steps) == 0 || m == nil {
-		return
-	}
-	step := steps[0]
-	if name, ok := strings.CutSuffix(step, "[]"); ok {
-		arr, _ := m[name].([]any)
-		for _, el := range arr {
-			if em, ok := el.(map[string]any); ok {
-				hide(em, steps[1:])
-			}
-		}
-		return
-	}
-	if len(steps) == 1 {
-		if _, ok := m[step]; ok {
-			m[step] = nil
-		}
-		return
-	}
-	child, _ := m[step].(map[string]any)
-	hide(child, steps[1:])
 }
