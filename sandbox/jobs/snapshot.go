@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/eshop-sandbox/sandbox/sandbox/crud"
 	"io/fs"
 	"sort"
 	"strings"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/crud"
 	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/registry"
 	"github.com/eshop-sandbox/sandbox/sandbox/store"
