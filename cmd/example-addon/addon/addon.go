@@ -60,7 +60,7 @@ type Addon struct {
 	mu       sync.Mutex
 	installs map[string]*installation // by OAuth token
 	events   []Received
-	work     sync.WaitGroup
+	work     inflight
 }
 
 // installation is the add-on's binding to one e-shop.
@@ -124,7 +124,36 @@ func (a *Addon) Handler() http.Handler {
 }
 
 // Wait blocks until background processing of notifications is done.
-func (a *Addon) Wait() { a.work.Wait() }
+func (a *Addon) Wait() { a.work.wait() }
+
+// inflight counts background jobs. Unlike sync.WaitGroup it allows a new
+// job to start while someone waits at zero: notifications arrive at any
+// time, also while a caller waits for the earlier ones.
+type inflight struct {
+	mu   sync.Mutex
+	cond *sync.Cond
+	n    int
+}
+
+func (w *inflight) add(delta int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.n += delta
+	if w.n == 0 && w.cond != nil {
+		w.cond.Broadcast()
+	}
+}
+
+func (w *inflight) wait() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.cond == nil {
+		w.cond = sync.NewCond(&w.mu)
+	}
+	for w.n > 0 {
+		w.cond.Wait()
+	}
+}
 
 // Status is what GET /status shows: the installations (without tokens)
 // and the notifications received.

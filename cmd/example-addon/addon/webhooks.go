@@ -69,9 +69,9 @@ func (a *Addon) handleWebhook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.WriteHeader(http.StatusOK)
-	a.work.Add(1)
+	a.work.add(1)
 	go func() {
-		defer a.work.Done()
+		defer a.work.add(-1)
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
 		a.record(Received{Event: n.Event, EshopID: n.EshopID, Instance: n.EventInstance, Verified: true, Result: a.process(ctx, in, n)})
