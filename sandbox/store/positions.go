@@ -92,6 +92,19 @@ func (p *positions) window(prefix string, offset, limit int) ([]string, int) {
 	return out, n
 }
 
+// set replaces a collection's list (ids in seqs order).
+func (p *positions) set(prefix string, ids []string, seqs []int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.lists[prefix] = &posList{ids: ids, seqs: seqs}
+}
+
+func (p *positions) drop(prefix string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.lists, prefix)
+}
+
 func (p *positions) reset() {
 	p.mu.Lock()
 	defer p.mu.Unlock()

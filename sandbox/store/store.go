@@ -54,6 +54,10 @@ type Store struct {
 	// transaction alongside a write one, so a reader sees the data and
 	// the generation of the same commit; render caches key on it.
 	gen atomic.Uint64
+
+	persistent bool
+	baseMu     sync.Mutex                           // serialises changes of base
+	base       atomic.Pointer[map[string]*baseColl] // collection prefix -> seeded records; see Attach
 }
 
 // Generation is the write generation: equal values mean no read-write
@@ -97,7 +101,8 @@ func Open(opts Options) (*Store, error) {
 	if clock == nil {
 		clock = sandbox.NewClock()
 	}
-	s := &Store{db: db, clock: clock, pub: opts.Publisher, indexes: map[string]bool{}, pos: newPositions()}
+	s := &Store{db: db, clock: clock, pub: opts.Publisher, indexes: map[string]bool{}, pos: newPositions(),
+		persistent: path != ":memory:"}
 	if err := s.rebuildIndexes(); err != nil {
 		db.Close()
 		return nil, err
@@ -131,6 +136,10 @@ func (s *Store) Update(fn func(tx *Tx) error) error {
 		s.gen.Add(1)
 		if err := fn(tx); err != nil {
 			s.pos.undo(tx.posOps)
+			for _, p := range tx.attached {
+				s.setBase(p, nil)
+				s.pos.drop(p)
+			}
 			return err
 		}
 		events = tx.events
@@ -160,6 +169,9 @@ func (s *Store) Reset() error {
 	})
 	s.indexes = map[string]bool{}
 	s.pos.reset()
+	s.baseMu.Lock()
+	s.base.Store(nil)
+	s.baseMu.Unlock()
 	return err
 }
 

@@ -24,6 +24,7 @@ type Tx struct {
 	writable bool
 	events   []sandbox.Event
 	posOps   []posOp
+	attached []string // base collections attached in this transaction
 	// volatile is set when what the transaction read can change without
 	// a write: it read the clock or a record that expires.
 	volatile bool
@@ -88,8 +89,13 @@ func (t *Tx) Get(eshop int, coll, id string) ([]byte, error) {
 	if !validID(id) {
 		return nil, sandbox.ErrNotFound
 	}
-	v, err := t.tx.Get(recordKey(eshop, coll, id))
+	prefix := collPrefix(eshop, coll)
+	key := prefix + ":" + id
+	v, err := t.tx.Get(key)
 	if errors.Is(err, buntdb.ErrNotFound) {
+		if doc, seq, ok := t.baseGet(prefix, key, id); ok {
+			return withMeta(doc, seq, time.Time{}), nil
+		}
 		return nil, sandbox.ErrNotFound
 	}
 	if err != nil {
@@ -147,6 +153,10 @@ func (t *Tx) put(eshop int, coll, id string, doc []byte, expiresAt time.Time) (b
 		}
 		t.posInsert(prefix, id, seq)
 	case errors.Is(err, buntdb.ErrNotFound):
+		if _, bseq, ok := t.baseGet(prefix, key, id); ok {
+			seq, created = bseq, false // a seeded record's first write
+			break
+		}
 		if seq, err = t.next(seqKey(eshop, coll)); err != nil {
 			return false, err
 		}
@@ -169,14 +179,22 @@ func (t *Tx) Delete(eshop int, coll, id string) error {
 	if !validID(id) {
 		return sandbox.ErrNotFound
 	}
-	old, err := t.tx.Delete(recordKey(eshop, coll, id))
+	prefix := collPrefix(eshop, coll)
+	key := prefix + ":" + id
+	old, err := t.tx.Delete(key)
 	if errors.Is(err, buntdb.ErrNotFound) {
-		return sandbox.ErrNotFound
-	}
-	if err != nil {
+		_, seq, ok := t.baseGet(prefix, key, id)
+		if !ok {
+			return sandbox.ErrNotFound
+		}
+		old = `{"_seq":` + strconv.FormatInt(seq, 10) + `}`
+	} else if err != nil {
 		return err
 	}
-	t.posRemove(collPrefix(eshop, coll), id, gjson.Get(old, "_seq").Int())
+	if err := t.bury(prefix, key, id); err != nil {
+		return err
+	}
+	t.posRemove(prefix, id, gjson.Get(old, "_seq").Int())
 	if _, err := t.add(counterKey(eshop, coll), -1); err != nil {
 		return err
 	}
@@ -216,6 +234,9 @@ func (t *Tx) Scan(eshop int, coll string, fn func(id string, doc []byte) bool) e
 	prefix := collPrefix(eshop, coll)
 	if !t.s.hasIndex(prefix) {
 		return nil
+	}
+	if t.s.baseColl(prefix) != nil {
+		return t.scanBase(eshop, coll, fn)
 	}
 	cut := len(prefix) + 1
 	return t.tx.Ascend(prefix, func(key, value string) bool {

@@ -1,0 +1,182 @@
+package store
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+)
+
+// The base layer holds seeded records that were never written since:
+// an in-memory store attaches a fixture collection as it is (the record
+// bytes, in list order) instead of copying every record into BuntDB, so
+// a sandbox with hundreds of thousands of seeded records starts at once.
+// BuntDB stays the store of every write: a written base record is put in
+// BuntDB under its own key (which then hides the base copy), a deleted one
+// leaves a tombstone key, and both roll back with their transaction. The
+// base itself never changes after it is attached.
+type baseColl struct {
+	ids   []string
+	docs  [][]byte // JSON objects without the store's metadata fields
+	index map[string]int32
+}
+
+// seq is a base record's list-order number: its position, from 1.
+func (b *baseColl) lookup(id string) ([]byte, int64, bool) {
+	i, ok := b.index[id]
+	if !ok {
+		return nil, 0, false
+	}
+	return b.docs[i], int64(i) + 1, true
+}
+
+func tombKey(key string) string { return "x:" + key }
+
+// Attach makes ids/docs (in list order, docs being JSON objects without
+// "_seq" or "_expiresAt") the records of an empty collection, without
+// copying them: docs must not change afterwards. Only an in-memory store
+// takes a base layer (a data file must hold every record itself); see
+// Store.Persistent.
+func (t *Tx) Attach(eshop int, coll string, ids []string, docs [][]byte) error {
+	if len(ids) != len(docs) {
+		return fmt.Errorf("store: attach %s: %d ids for %d documents", coll, len(ids), len(docs))
+	}
+	if t.s.Persistent() {
+		return fmt.Errorf("store: attach %s: a data file holds its records itself", coll)
+	}
+	prefix := collPrefix(eshop, coll)
+	if t.Count(eshop, coll) > 0 || t.s.baseColl(prefix) != nil {
+		return fmt.Errorf("store: attach %s: the collection is not empty", coll)
+	}
+	b := &baseColl{ids: ids, docs: docs, index: make(map[string]int32, len(ids))}
+	for i, id := range ids {
+		if !validID(id) {
+			return sandbox.Invalid(id, "identifier %q contains a character the sandbox cannot store (':', '*', '?')", id)
+		}
+		if _, dup := b.index[id]; dup {
+			return fmt.Errorf("store: attach %s: duplicate id %q", coll, id)
+		}
+		b.index[id] = int32(i)
+	}
+	if err := t.s.ensureIndex(t.tx, prefix); err != nil {
+		return err
+	}
+	if _, _, err := t.tx.Set(counterKey(eshop, coll), strconv.Itoa(len(ids)), nil); err != nil {
+		return err
+	}
+	if _, _, err := t.tx.Set(seqKey(eshop, coll), strconv.Itoa(len(ids)), nil); err != nil {
+		return err
+	}
+	t.s.setBase(prefix, b)
+	t.attached = append(t.attached, prefix)
+	seqs := make([]int64, len(ids))
+	for i := range seqs {
+		seqs[i] = int64(i) + 1
+	}
+	t.s.pos.set(prefix, append([]string(nil), ids...), seqs)
+	return nil
+}
+
+// Persistent reports whether the store writes to a data file.
+func (s *Store) Persistent() bool { return s.persistent }
+
+func (s *Store) baseColl(prefix string) *baseColl {
+	m := s.base.Load()
+	if m == nil {
+		return nil
+	}
+	return (*m)[prefix]
+}
+
+// setBase adds (b != nil) or removes a base collection; the map is
+// replaced, never changed, so readers need no lock.
+func (s *Store) setBase(prefix string, b *baseColl) {
+	s.baseMu.Lock()
+	defer s.baseMu.Unlock()
+	next := map[string]*baseColl{}
+	if m := s.base.Load(); m != nil {
+		for k, v := range *m {
+			next[k] = v
+		}
+	}
+	if b == nil {
+		delete(next, prefix)
+	} else {
+		next[prefix] = b
+	}
+	s.base.Store(&next)
+}
+
+// baseGet finds a live base record under key (not tombstoned).
+func (t *Tx) baseGet(prefix, key, id string) ([]byte, int64, bool) {
+	b := t.s.baseColl(prefix)
+	if b == nil {
+		return nil, 0, false
+	}
+	doc, seq, ok := b.lookup(id)
+	if !ok {
+		return nil, 0, false
+	}
+	if _, err := t.tx.Get(tombKey(key)); err == nil {
+		return nil, 0, false
+	}
+	return doc, seq, true
+}
+
+// bury hides the base copy of a record, if there is one.
+func (t *Tx) bury(prefix, key, id string) error {
+	b := t.s.baseColl(prefix)
+	if b == nil {
+		return nil
+	}
+	if _, ok := b.index[id]; !ok {
+		return nil
+	}
+	_, _, err := t.tx.Set(tombKey(key), "", nil)
+	return err
+}
+
+// scanBase walks a collection that has a base layer in list order.
+func (t *Tx) scanBase(eshop int, coll string, fn func(id string, doc []byte) bool) error {
+	prefix := collPrefix(eshop, coll)
+	ids, _ := t.s.pos.window(prefix, 0, int(^uint(0)>>1))
+	for _, id := range ids {
+		doc, err := t.Get(eshop, coll, id)
+		if err != nil {
+			continue // expired
+		}
+		if !fn(id, doc) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// Persistent reports whether the transaction's store writes to a data
+// file (then Attach is refused).
+func (t *Tx) Persistent() bool { return t.s.persistent }
+
+// StripMeta removes the store's own fields ("_seq", "_expiresAt") from a
+// JSON object.
+func StripMeta(doc []byte) []byte { return stripMeta(doc) }
+
+// HasBase reports whether a collection has a base layer.
+func (t *Tx) HasBase(eshop int, coll string) bool {
+	return t.s.baseColl(collPrefix(eshop, coll)) != nil
+}
+
+// ScanSeeded calls fn for each record of a collection's base layer as it
+// was attached, written and deleted ones included, in list order; doc
+// carries no metadata fields and must not be changed.
+func (t *Tx) ScanSeeded(eshop int, coll string, fn func(id string, doc []byte) bool) error {
+	b := t.s.baseColl(collPrefix(eshop, coll))
+	if b == nil {
+		return nil
+	}
+	for i, id := range b.ids {
+		if !fn(id, b.docs[i]) {
+			return nil
+		}
+	}
+	return nil
+}
