@@ -36,10 +36,69 @@ type Entry struct {
 // Collection is the store collection holding a resource's change log.
 func Collection(resource string) string { return "changes/" + resource }
 
-// Record appends a change of one record to the resource's log.
+// Record appends a change of one record to the resource's log, after
+// the history of the seeded records (see Backfill).
 func Record(tx *store.Tx, eshop int, resource, id, changeType string) error {
+	if err := backfillOnce(tx, eshop, resource); err != nil {
+		return err
+	}
 	return RecordAt(tx, eshop, resource, id, changeType, tx.Now())
 }
+
+// The history of the seeded records is written on first need, not at
+// start: a sandbox seeded with 100,000 orders would otherwise write
+// 200,000 entries before its first answer. A value marks a resource whose
+// history is in its log.
+func doneKey(eshop int, resource string) string {
+	return "changelog-backfilled:" + strconv.Itoa(eshop) + ":" + resource
+}
+
+func backfilled(tx *store.Tx, eshop int, resource string) bool {
+	_, ok := tx.GetValue(doneKey(eshop, resource))
+	return ok
+}
+
+func backfillOnce(tx *store.Tx, eshop int, resource string) error {
+	if backfilled(tx, eshop, resource) {
+		return nil
+	}
+	if err := Backfill(tx, eshop, resource, createdFields, changedFields); err != nil {
+		return err
+	}
+	return tx.SetValue(doneKey(eshop, resource), "1")
+}
+
+// Seed gives a resource's log the history of its seeded records. Over a
+// base layer (an in-memory store, see store.Tx.Attach) that is deferred
+// until the log is first written or read, and then told by the seeded
+// records as they were seeded; otherwise it is written now.
+func Seed(tx *store.Tx, eshop int, resource string) error {
+	if tx.HasBase(eshop, resource) {
+		return nil
+	}
+	return backfillOnce(tx, eshop, resource)
+}
+
+// Ensure writes a resource's seeded history into its log if that was not
+// done yet, so that reading the log (a read-only transaction) finds it.
+func Ensure(st *store.Store, eshop int, resource string) error {
+	need := false
+	_ = st.View(func(tx *store.Tx) error {
+		need = tx.HasBase(eshop, resource) && !backfilled(tx, eshop, resource)
+		return nil
+	})
+	if !need {
+		return nil
+	}
+	return st.Update(func(tx *store.Tx) error { return backfillOnce(tx, eshop, resource) })
+}
+
+// The record fields that tell when a seeded record was created and last
+// changed, first found wins.
+var (
+	createdFields = []string{"creationTime", "createdAt", "created"}
+	changedFields = []string{"changeTime", "updatedAt", "updated"}
+)
 
 // RecordAt appends a change with an explicit time (used to rebuild the
 // log of seeded records from their creation and change times).
@@ -69,8 +128,29 @@ type Query struct {
 	Offset, Limit int
 }
 
-// Page returns the matching changes and how many match in total.
+// Page returns the matching changes and how many match in total. Call
+// Ensure first: without it, a log whose seeded history was not written
+// yet is read from the records themselves, which is slower.
 func Page(tx *store.Tx, eshop int, resource string, q Query) ([]Entry, int, error) {
+	if !backfilled(tx, eshop, resource) {
+		all, err := history(tx, eshop, resource, createdFields, changedFields)
+		if err != nil {
+			return nil, 0, err
+		}
+		var out []Entry
+		total := 0
+		for _, e := range all {
+			if (q.Type != "" && e.Type != q.Type) || (!q.From.IsZero() && e.Time.Before(q.From)) {
+				continue
+			}
+			if total >= q.Offset && len(out) < q.Limit {
+				e.At = sandbox.FormatTime(e.Time)
+				out = append(out, e)
+			}
+			total++
+		}
+		return out, total, nil
+	}
 	keep := func(doc []byte) bool {
 		if q.Type != "" && gjson.GetBytes(doc, "changeType").String() != q.Type {
 			return false
@@ -99,17 +179,32 @@ func Page(tx *store.Tx, eshop int, resource string, q Query) ([]Entry, int, erro
 	return out, total, nil
 }
 
-// Backfill gives a resource whose log is empty the history its records
-// tell: an add at each record's creation time and an edit at its change
-// time when later, in time order. It runs after seeding, so the change
-// endpoints answer with data on a fresh sandbox.
-func Backfill(tx *store.Tx, eshop int, resource, idField string, created, changed []string) error {
-	if !Empty(tx, eshop, resource) {
-		return nil
+// Backfill writes into a resource's log the history its records tell:
+// an add at each record's creation time and an edit at its change time
+// when later, in time order. Record and Ensure run it once per resource.
+func Backfill(tx *store.Tx, eshop int, resource string, created, changed []string) error {
+	entries, err := history(tx, eshop, resource, created, changed)
+	if err != nil {
+		return err
 	}
+	for _, e := range entries {
+		if err := RecordAt(tx, eshop, resource, e.ID, e.Type, e.Time); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// history is the change history the records tell, in time order: the
+// seeded records as seeded when the collection has a base layer, else the
+// stored ones.
+func history(tx *store.Tx, eshop int, resource string, created, changed []string) ([]Entry, error) {
 	var entries []Entry
-	err := tx.Scan(eshop, resource, func(_ string, doc []byte) bool {
-		id := gjson.GetBytes(doc, idField).String()
+	scan := tx.Scan
+	if tx.HasBase(eshop, resource) {
+		scan = tx.ScanSeeded
+	}
+	err := scan(eshop, resource, func(id string, doc []byte) bool {
 		c := firstTime(doc, created)
 		m := firstTime(doc, changed)
 		switch {
@@ -124,15 +219,10 @@ func Backfill(tx *store.Tx, eshop int, resource, idField string, created, change
 		return true
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	sort.SliceStable(entries, func(i, j int) bool { return entries[i].Time.Before(entries[j].Time) })
-	for _, e := range entries {
-		if err := RecordAt(tx, eshop, resource, e.ID, e.Type, e.Time); err != nil {
-			return err
-		}
-	}
-	return nil
+	return entries, nil
 }
 
 func firstTime(doc []byte, fields []string) time.Time {

@@ -207,6 +207,11 @@ func (e *Engine) changes(row *registry.Resource, op *registry.Op) api.HandlerFun
 			return nil, sandbox.Errorf(sandbox.KindInvalid, sandbox.CodeInvalidParameter, "changeType",
 				"Query parameter changeType must be add, edit or delete, not %q.", t)
 		}
+		if row.Parent == nil {
+			if err := changelog.Ensure(e.d.Store, r.Eshop, row.Name); err != nil {
+				return nil, err
+			}
+		}
 		var data any
 		err = e.View(r, func(c *Ctx) error {
 			k, err := c.Coll(row)

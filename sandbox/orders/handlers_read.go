@@ -30,6 +30,9 @@ func (s *Service) changes(r *api.Request) (any, error) {
 		return nil, sandbox.Errorf(sandbox.KindInvalid, sandbox.CodeInvalidParameter, "changeType",
 			"Query parameter changeType must be add, edit or delete, not %q.", t)
 	}
+	if err := changelog.Ensure(s.Store, r.Eshop, Collection); err != nil {
+		return nil, err
+	}
 	var out map[string]any
 	err = s.view(r, func(sh *Shop) error {
 		entries, total, err := changelog.Page(sh.Tx, sh.ID, Collection, q)

@@ -119,6 +119,11 @@ func (s *Shop) NextCode(coll string) (string, error) {
 // NextID returns the next number of a named sequence, starting above
 // floor (e.g. above the item ids of the fixtures).
 func (s *Shop) NextID(name string) (int64, error) {
+	if name == itemSeq {
+		if err := primeItems(s.Tx, s.ID); err != nil {
+			return 0, err
+		}
+	}
 	return s.Tx.Next(s.ID, name)
 }
 

@@ -1,6 +1,7 @@
 package payments
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strconv"
@@ -71,12 +72,28 @@ func (s *Service) Prime() error {
 
 func primeCodes(sh *orders.Shop) error {
 	var codes []string
-	_ = sh.Tx.Scan(sh.ID, orders.Collection, func(code string, doc []byte) bool {
+	pending := func(code string, doc []byte) bool {
 		if gjson.GetBytes(doc, "_paymentCode").String() == "" && gjson.GetBytes(doc, `paymentTransactions.#(status=="pending")`).Exists() {
 			codes = append(codes, code)
 		}
 		return true
-	})
+	}
+	if sh.Tx.HasBase(sh.ID, orders.Collection) {
+		// Seeded orders as read (after a start or a reset nothing else is
+		// there): only those that name a pending status at all are
+		// parsed, which spares reading through every order of a large set.
+		_ = sh.Tx.ScanSeeded(sh.ID, orders.Collection, func(code string, doc []byte) bool {
+			if !bytes.Contains(doc, []byte("pending")) {
+				return true
+			}
+			if cur, err := sh.Tx.Get(sh.ID, orders.Collection, code); err == nil {
+				return pending(code, cur)
+			}
+			return true
+		})
+	} else {
+		_ = sh.Tx.Scan(sh.ID, orders.Collection, pending)
+	}
 	for _, code := range codes {
 		o, err := orders.LoadOrder(sh.Tx, sh.ID, code)
 		if err != nil {

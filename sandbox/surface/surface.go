@@ -89,8 +89,8 @@ func (s *Surface) Handlers() map[string]api.HandlerFunc { return s.handlers }
 // records (a persisted data file keeps its own log).
 func (s *Surface) Start(context.Context) error { return s.Backfill() }
 
-// Backfill fills empty change logs from the records' creation and change
-// times; it runs at start and after a reset.
+// Backfill gives the change logs the history of the seeded records; it
+// runs at start and after a reset (see changelog.Seed).
 func (s *Surface) Backfill() error {
 	return s.d.Store.Update(func(tx *store.Tx) error {
 		shops, err := eshop.List(tx)
@@ -102,22 +102,17 @@ func (s *Surface) Backfill() error {
 				if row.Parent != nil || row.ChangeKey == "" {
 					continue
 				}
-				if err := changelog.Backfill(tx, m.ID, row.Name, row.IDField, createdFields, changedFields); err != nil {
+				if err := changelog.Seed(tx, m.ID, row.Name); err != nil {
 					return err
 				}
 			}
-			if err := changelog.Backfill(tx, m.ID, "orders", "code", createdFields, changedFields); err != nil {
+			if err := changelog.Seed(tx, m.ID, "orders"); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
 }
-
-var (
-	createdFields = []string{"creationTime", "createdAt", "created"}
-	changedFields = []string{"changeTime", "updatedAt", "updated"}
-)
 
 // Status is an operation's success status per the table (0 when the table
 // does not serve it).
