@@ -2,6 +2,8 @@ package schemas
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -324,3 +326,23 @@ func pointerToken(name string) string {
 	name = strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
 	return url.PathEscape(name)
 }
+
+// DefsDigest identifies the embedded schemas: the SHA-256 of every
+// embedded file, in path order. A fixture folder checked against one
+// digest is checked again when the schemas change (see seed.StampFile).
+var DefsDigest = sync.OnceValue(func() string {
+	h := sha256.New()
+	_ = fs.WalkDir(FS, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		raw, err := fs.ReadFile(FS, p)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "%s %d\n", p, len(raw))
+		h.Write(raw)
+		return nil
+	})
+	return hex.EncodeToString(h.Sum(nil))
+})

@@ -2,12 +2,16 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 
 	"github.com/spf13/cobra"
 
 	"github.com/eshop-sandbox/sandbox/fixtures"
+	"github.com/eshop-sandbox/sandbox/sandbox/app"
 	"github.com/eshop-sandbox/sandbox/sandbox/fixturegen"
+	"github.com/eshop-sandbox/sandbox/sandbox/seed"
 )
 
 func newFixturesCmd() *cobra.Command {
@@ -16,13 +20,61 @@ func newFixturesCmd() *cobra.Command {
 		Short: "Work with fixture sets",
 		Args:  cobra.NoArgs,
 	}
-	cmd.AddCommand(newFixturesGenerateCmd())
+	cmd.AddCommand(newFixturesGenerateCmd(), newFixturesCheckCmd())
+	return cmd
+}
+
+// checkFixtures checks a fixture folder in full as a start with
+// --fixtures does and, with stamp, notes the checked files in its stamp.
+func checkFixtures(dir string, stamp bool) (*seed.Summary, error) {
+	l, err := app.FixtureLoader(os.DirFS(dir), dir)
+	if err != nil {
+		return nil, err
+	}
+	out := ""
+	if stamp {
+		out = dir
+	}
+	return l.Check(out)
+}
+
+func newFixturesCheckCmd() *cobra.Command {
+	var stamp bool
+	cmd := &cobra.Command{
+		Use:   "check DIR",
+		Short: "Check a fixture folder in full, without starting a sandbox",
+		Long: `check reads a fixture folder as sandbox up --fixtures does: JSON syntax,
+identifiers, credentials, and every record against the reference's schema.
+The first problem is printed with its file and line, and the exit code is 1.
+
+With --stamp, a folder that passes gets a stamp (` + seed.StampFile + `) noting the
+size and checksum of each collection file. A later start skips the checks of
+a file that is unchanged since, which makes large sets start in a second
+instead of a minute; a changed file, or a sandbox with other schemas, is
+checked again. sandbox fixtures generate stamps what it writes.`,
+		Example: `  sandbox fixtures check ./my-fixtures
+  sandbox fixtures check --stamp ./big && sandbox up --fixtures ./big`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			sum, err := checkFixtures(args[0], stamp)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s: %d records in %d e-shops, all valid\n", args[0], sum.Records, len(sum.Eshops))
+			if stamp {
+				fmt.Fprintf(cmd.OutOrStdout(), "stamped: %s\n", filepath.Join(args[0], seed.StampFile))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&stamp, "stamp", false, "note the checked files in "+seed.StampFile+" so that starts skip checking them again")
 	return cmd
 }
 
 func newFixturesGenerateCmd() *cobra.Command {
 	var opt fixturegen.Options
 	var out string
+	var noStamp bool
 	cmd := &cobra.Command{
 		Use:   "generate",
 		Short: "Write a large, realistic, deterministic fixture set for scale tests",
@@ -32,7 +84,9 @@ products, customers and orders as asked. Products are numbered editions of the
 default catalogue (at least one of each), orders re-address the default orders
 to generated customers and products, and invoices, delivery notes, proof
 payments, stock movements and the order history follow from them. The same
-flags always write the same files. Serve the set with sandbox up --fixtures DIR.`,
+flags always write the same files. The written set is then checked in full and
+stamped (see sandbox fixtures check), so that starts skip the check.
+Serve the set with sandbox up --fixtures DIR.`,
 		Example: `  sandbox fixtures generate --products 5000 --orders 20000 --customers 3000 --out ./big
   sandbox up --fixtures ./big`,
 		Args: cobra.NoArgs,
@@ -43,6 +97,13 @@ flags always write the same files. Serve the set with sandbox up --fixtures DIR.
 			sum, err := fixturegen.Generate(fixtures.FS, out, opt)
 			if err != nil {
 				return err
+			}
+			if !noStamp {
+				// Checked here, once, so that every start of the set
+				// skips the check (see sandbox fixtures check).
+				if _, err := checkFixtures(out, true); err != nil {
+					return fmt.Errorf("the generated set does not pass its check: %w", err)
+				}
 			}
 			names := make([]string, 0, len(sum.Count))
 			for n := range sum.Count {
@@ -64,5 +125,6 @@ flags always write the same files. Serve the set with sandbox up --fixtures DIR.
 	f.IntVar(&opt.Customers, "customers", 500, "number of customers")
 	f.Uint64Var(&opt.Seed, "seed", 1, "seed of the generated names and identifiers")
 	f.StringVar(&out, "out", "", "folder to write the fixture tree into")
+	f.BoolVar(&noStamp, "no-stamp", false, "skip checking the written set and stamping it (starts then check it in full)")
 	return cmd
 }

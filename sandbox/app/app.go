@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -96,12 +97,12 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 	if a.Store, err = store.Open(store.Options{Path: cfg.DataFile, Sync: cfg.Sync, Clock: clock, Publisher: a.Bus}); err != nil {
 		return nil, err
 	}
-	a.loader = &seed.Loader{FS: cfg.Fixtures, Name: cfg.FixturesName, Registry: reg, Schemas: a.Schemas,
-		Groups: a.Catalogue.HasGroup, Operation: a.Catalogue.Resolve,
-		// The embedded fixtures are validated against the schemas by the
-		// tests; skipping that at start keeps start-up fast. A folder
-		// given with --fixtures is always validated.
-		Validate: !embedded}
+	a.loader = newLoader(cfg.Fixtures, cfg.FixturesName, reg, a.Schemas, a.Catalogue)
+	// The embedded fixtures are validated against the schemas by the
+	// tests; skipping that at start keeps start-up fast. A folder given
+	// with --fixtures is always validated, except for the files its stamp
+	// vouches for (see seed.StampFile).
+	a.loader.Validate = !embedded
 
 	headers := sandbox.NewHeaders(cfg.HeaderPrefix)
 	ids := sandbox.NewIDs(cfg.Seed)
@@ -181,6 +182,28 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 	}
 	a.ready.Store(true)
 	return a, nil
+}
+
+func newLoader(fsys fs.FS, name string, reg *registry.Registry, set *schemas.Set, cat *system.Catalogue) *seed.Loader {
+	return &seed.Loader{FS: fsys, Name: name, Registry: reg, Schemas: set, Groups: cat.HasGroup, Operation: cat.Resolve}
+}
+
+// FixtureLoader returns the loader a sandbox would seed fsys with, for
+// checking a fixture folder without starting one (sandbox fixtures check).
+func FixtureLoader(fsys fs.FS, name string) (*seed.Loader, error) {
+	set, err := schemas.Compile()
+	if err != nil {
+		return nil, fmt.Errorf("schemas: %w", err)
+	}
+	c, err := schemas.LoadCatalogue()
+	if err != nil {
+		return nil, fmt.Errorf("catalogue: %w", err)
+	}
+	reg, err := registry.New(registry.Rows())
+	if err != nil {
+		return nil, err
+	}
+	return newLoader(fsys, name, reg, set, system.NewCatalogue(c)), nil
 }
 
 // routes binds handlers to the reference catalogue. Every endpoint must

@@ -23,6 +23,10 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/eshop-sandbox/sandbox/sandbox/registry"
 )
 
 // Options say how large the set is. Products must be at least the
@@ -161,7 +165,7 @@ func (g *gen) write(dir string) (*Summary, error) {
 	sort.Strings(names)
 	sum := &Summary{Dir: dir, Count: map[string]int{}}
 	for _, n := range names {
-		if err := writeFile(filepath.Join(out, n+".json"), g.files[n]); err != nil {
+		if err := writeFile(filepath.Join(out, n+".json"), g.files[n], idFields[n]); err != nil {
 			return nil, fmt.Errorf("%s: %w", n, err)
 		}
 		sum.Files++
@@ -175,11 +179,14 @@ func (g *gen) write(dir string) (*Summary, error) {
 	return sum, nil
 }
 
-// writeFile writes v as indented JSON, streaming a top-level array record
-// by record through a buffered file instead of building the whole
-// document (over a gigabyte for large sets) in memory. The bytes are those
-// of json.Encoder with SetIndent("", "  ").
-func writeFile(path string, v any) (err error) {
+// writeFile writes v as JSON. A non-empty top-level array goes out in
+// the line layout (seed.StampFile): "[", then one compact record per
+// line, then "]", streamed record by record through a buffered file
+// instead of building the whole document (gigabytes for large sets) in
+// memory. Compact records take a third less room than indented ones, and
+// the layout lets a start split the file at its line breaks. Anything
+// else is indented.
+func writeFile(path string, v any, idField string) (err error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -203,15 +210,13 @@ func writeFile(path string, v any) (err error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("  ", "  ")
 	w.WriteString("[\n")
 	for i, x := range l {
 		b.Reset()
 		if err := enc.Encode(x); err != nil {
 			return err
 		}
-		w.WriteString("  ")
-		w.Write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+		w.Write(idFirst(bytes.TrimSuffix(b.Bytes(), []byte("\n")), idField))
 		if i < len(l)-1 {
 			w.WriteString(",\n")
 		} else {
@@ -222,9 +227,47 @@ func writeFile(path string, v any) (err error) {
 	return w.Flush()
 }
 
+// idFields names each collection file's identifier field.
+var idFields = func() map[string]string {
+	out := map[string]string{}
+	for _, row := range registry.Rows() {
+		if row.Parent == nil {
+			out[row.Name] = row.IDField
+		}
+	}
+	return out
+}()
+
+// idFirst moves a compact record's identifier field to the front, where
+// a start finds it without reading through the record.
+func idFirst(rec []byte, field string) []byte {
+	v := gjson.GetBytes(rec, field)
+	key := `"` + field + `":`
+	if field == "" || !v.Exists() || v.Index <= len(key)+1 {
+		return rec
+	}
+	start, end := v.Index-len(key), v.Index+len(v.Raw)
+	if string(rec[start:v.Index]) != key {
+		return rec
+	}
+	// Drop the field and the comma on one side of it.
+	if rec[end] == ',' {
+		end++
+	} else {
+		start--
+	}
+	out := make([]byte, 0, len(rec)+1)
+	out = append(out, '{')
+	out = append(out, key...)
+	out = append(out, v.Raw...)
+	out = append(out, ',')
+	out = append(out, rec[1:start]...)
+	out = append(out, rec[end:]...)
+	return out
+}
+
 // raw encodes a generated record as soon as it is complete: a compact
-// json.RawMessage takes a fraction of the memory of the decoded map, and
-// writeFile re-indents it to the same bytes.
+// json.RawMessage takes a fraction of the memory of the decoded map.
 func (g *gen) raw(v any) json.RawMessage {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

@@ -11,12 +11,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
-	"github.com/tidwall/gjson"
 
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
@@ -63,8 +64,12 @@ type Loader struct {
 	// Operation resolves an add-on endpoint as written in fixtures (an
 	// operation name or "METHOD /path") to its operation name.
 	Operation func(string) (string, bool)
-	// Validate checks every record against its reference entity schema.
+	// Validate checks every record against its reference entity schema
+	// (files a stamp vouches for excepted, see StampFile).
 	Validate bool
+
+	noStamp bool   // Check: ignore an existing stamp
+	checked *stamp // Check: the stamp being made
 }
 
 // Summary says what was loaded.
@@ -76,9 +81,33 @@ type Summary struct {
 // Load reads every e-shop folder and writes it into st in one transaction,
 // so a broken fixture leaves nothing half-seeded.
 func (l *Loader) Load(st *store.Store) (*Summary, error) {
+	sum, loaded, err := l.readAll()
+	if err != nil {
+		return nil, err
+	}
+	err = st.Update(func(tx *store.Tx) error {
+		for _, ef := range loaded {
+			if _, err := ef.write(tx); err != nil {
+				return err
+			}
+		}
+		return tx.SetValue("seeded", "1")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return sum, nil
+}
+
+// readAll reads and checks every e-shop folder.
+func (l *Loader) readAll() (*Summary, []*eshopFiles, error) {
 	dirs, err := fs.ReadDir(l.FS, "eshops")
 	if err != nil {
-		return nil, &Error{File: l.path("eshops"), Reason: "no eshops/ folder: " + err.Error()}
+		return nil, nil, &Error{File: l.path("eshops"), Reason: "no eshops/ folder: " + err.Error()}
+	}
+	var st *stamp
+	if !l.noStamp {
+		st = l.readStamp()
 	}
 	sum := &Summary{}
 	var loaded []*eshopFiles
@@ -88,32 +117,22 @@ func (l *Loader) Load(st *store.Store) (*Summary, error) {
 		}
 		id, err := strconv.Atoi(d.Name())
 		if err != nil || id <= 0 {
-			return nil, &Error{File: l.path("eshops/" + d.Name()), Reason: "e-shop folders are named by the e-shop's numeric id"}
+			return nil, nil, &Error{File: l.path("eshops/" + d.Name()), Reason: "e-shop folders are named by the e-shop's numeric id"}
 		}
-		ef, err := l.read(id)
+		ef, err := l.read(id, st)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		loaded = append(loaded, ef)
 		sum.Eshops = append(sum.Eshops, id)
+		for _, recs := range ef.collections {
+			sum.Records += len(recs)
+		}
 	}
 	if len(loaded) == 0 {
-		return nil, &Error{File: l.path("eshops"), Reason: "no e-shop folder found"}
+		return nil, nil, &Error{File: l.path("eshops"), Reason: "no e-shop folder found"}
 	}
-	err = st.Update(func(tx *store.Tx) error {
-		for _, ef := range loaded {
-			n, err := ef.write(tx)
-			if err != nil {
-				return err
-			}
-			sum.Records += n
-		}
-		return tx.SetValue("seeded", "1")
-	})
-	if err != nil {
-		return nil, err
-	}
-	return sum, nil
+	return sum, loaded, nil
 }
 
 // Seeded reports whether a store already holds seeded data (a persisted
@@ -136,6 +155,7 @@ type record struct {
 	id   string
 	line int
 	raw  []byte
+	meta bool // raw had metadata fields, now stripped
 }
 
 type eshopFiles struct {
@@ -146,7 +166,7 @@ type eshopFiles struct {
 	creds       *credentials
 }
 
-func (l *Loader) read(id int) (*eshopFiles, error) {
+func (l *Loader) read(id int, st *stamp) (*eshopFiles, error) {
 	dir := "eshops/" + strconv.Itoa(id)
 	entries, err := fs.ReadDir(l.FS, dir)
 	if err != nil {
@@ -163,42 +183,36 @@ func (l *Loader) read(id int) (*eshopFiles, error) {
 	if !contains(names, FileEshop) {
 		return nil, &Error{File: l.path(dir + "/" + FileEshop), Reason: "missing: every e-shop folder needs eshop.json"}
 	}
-	for _, name := range names {
-		file := dir + "/" + name
-		raw, err := fs.ReadFile(l.FS, file)
-		if err != nil {
-			return nil, &Error{File: l.path(file), Reason: err.Error()}
+	// Files are read and checked in parallel (a large set is mostly two
+	// files, products and orders); the first problem in name order is
+	// reported.
+	results := make([]fileResult, len(names))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, name := range names {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			results[i] = l.readFile(id, dir+"/"+name, name, st)
+		}()
+	}
+	wg.Wait()
+	for i, name := range names {
+		r := results[i]
+		if r.err != nil {
+			return nil, r.err
 		}
-		if err := checkSyntax(raw); err != nil {
-			err.File = l.path(file)
-			return nil, err
-		}
-		switch name {
-		case FileEshop:
-			if ef.meta, err = l.readEshop(id, file, raw); err != nil {
-				return nil, err
-			}
-			ef.info = raw
-		case FileCredentials:
-			if ef.creds, err = l.readCredentials(id, file, raw); err != nil {
-				return nil, err
-			}
-		case FileCustomerFields, FileOrderStatuses:
-			if !isObject(raw) {
-				return nil, &Error{File: l.path(file), Line: 1, Reason: "must be a JSON object"}
-			}
-			ef.singles[strings.TrimSuffix(name, ".json")] = raw
+		switch {
+		case name == FileEshop:
+			ef.meta, ef.info = r.meta, r.raw
+		case name == FileCredentials:
+			ef.creds = r.creds
+		case r.single:
+			ef.singles[strings.TrimSuffix(name, ".json")] = r.raw
 		default:
-			res := strings.TrimSuffix(name, ".json")
-			row, ok := l.Registry.Resource(res)
-			if !ok {
-				return nil, &Error{File: l.path(file), Reason: fmt.Sprintf("unknown fixture file; known resources: %s", strings.Join(l.Registry.Names(), ", "))}
-			}
-			recs, err := l.readRecords(file, raw, row)
-			if err != nil {
-				return nil, err
-			}
-			ef.collections[res] = recs
+			l.noteChecked(dir+"/"+name, r.raw, r.recs)
+			ef.collections[strings.TrimSuffix(name, ".json")] = r.recs
 		}
 	}
 	if ef.meta == nil {
@@ -207,60 +221,59 @@ func (l *Loader) read(id int) (*eshopFiles, error) {
 	return ef, nil
 }
 
-func (l *Loader) readRecords(file string, raw []byte, row *registry.Resource) ([]record, error) {
-	var sch *jsonschema.Schema
-	if row.Def != "" && l.Schemas != nil && l.Validate {
-		var err error
-		if sch, err = l.Schemas.Def(row.Def); err != nil {
-			return nil, &Error{File: l.path(file), Reason: fmt.Sprintf("schema %s: %v", row.Def, err)}
+// fileResult is what one fixture file gave.
+type fileResult struct {
+	raw    []byte
+	meta   *eshop.Meta
+	creds  *credentials
+	single bool
+	recs   []record
+	err    error
+}
+
+func (l *Loader) readFile(id int, file, name string, st *stamp) (r fileResult) {
+	fail := func(err error) fileResult { return fileResult{err: err} }
+	info, err := fs.Stat(l.FS, file)
+	if err != nil {
+		return fail(&Error{File: l.path(file), Reason: err.Error()})
+	}
+	raw, err := fs.ReadFile(l.FS, file)
+	if err != nil {
+		return fail(&Error{File: l.path(file), Reason: err.Error()})
+	}
+	r.raw = raw
+	trusted := st.trusted(file, raw, info.ModTime())
+	if trusted == nil {
+		if err := checkSyntax(raw); err != nil {
+			err.File = l.path(file)
+			return fail(err)
 		}
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
-		return nil, &Error{File: l.path(file), Line: 1, Reason: "must be a JSON array of " + row.Name + " records"}
+	switch name {
+	case FileEshop:
+		if r.meta, err = l.readEshop(id, file, raw); err != nil {
+			return fail(err)
+		}
+	case FileCredentials:
+		if r.creds, err = l.readCredentials(id, file, raw); err != nil {
+			return fail(err)
+		}
+	case FileCustomerFields, FileOrderStatuses:
+		if !isObject(raw) {
+			return fail(&Error{File: l.path(file), Line: 1, Reason: "must be a JSON object"})
+		}
+		r.single = true
+	default:
+		res := strings.TrimSuffix(name, ".json")
+		row, ok := l.Registry.Resource(res)
+		if !ok {
+			return fail(&Error{File: l.path(file), Reason: fmt.Sprintf("unknown fixture file; known resources: %s", strings.Join(l.Registry.Names(), ", "))})
+		}
+		if r.recs, err = l.readRecords(file, raw, row, trusted); err != nil {
+			return fail(err)
+		}
 	}
-	seen := map[string]int{}
-	var out []record
-	lines := lineCounter{raw: raw, line: 1}
-	for i := 0; dec.More(); i++ {
-		start := int(dec.InputOffset())
-		line := lines.at(start)
-		var rm json.RawMessage
-		if err := dec.Decode(&rm); err != nil {
-			return nil, &Error{File: l.path(file), Line: line, Reason: err.Error()}
-		}
-		if !isObject(rm) {
-			return nil, &Error{File: l.path(file), Line: line, Reason: fmt.Sprintf("record %d is not a JSON object", i+1)}
-		}
-		idv := gjson.GetBytes(rm, row.IDField)
-		id := idv.String()
-		if !idv.Exists() || id == "" || (idv.Type != gjson.String && idv.Type != gjson.Number) {
-			return nil, &Error{File: l.path(file), Line: line, Reason: fmt.Sprintf("record %d has no %q (the identifier of %s)", i+1, row.IDField, row.Name)}
-		}
-		if strings.ContainsAny(id, ":*?") {
-			return nil, &Error{File: l.path(file), Line: line, Reason: fmt.Sprintf("record %d: identifier %q must not contain ':', '*' or '?'", i+1, id)}
-		}
-		if prev, dup := seen[id]; dup {
-			return nil, &Error{File: l.path(file), Line: line, Reason: fmt.Sprintf("duplicate %s %q (first at line %d)", row.IDField, id, prev)}
-		}
-		seen[id] = line
-		if sch != nil {
-			v, _ := api.DecodeObject(rm)
-			api.StripMeta(v)
-			if err := sch.Validate(v); err != nil {
-				msg, ptr := describe(err)
-				errLine := line
-				if off := offsetOf(rm, ptr); off >= 0 {
-					recStart := start + bytes.IndexByte(raw[start:], '{')
-					errLine = lineAt(raw, recStart+off)
-				}
-				return nil, &Error{File: l.path(file), Line: errLine, Reason: fmt.Sprintf("%s %q does not match the reference's %s: %s", row.IDField, id, row.Def, msg)}
-			}
-		}
-		out = append(out, record{id: id, line: line, raw: rm})
-	}
-	return out, nil
+	return r
 }
 
 // describe renders a validation failure and returns the JSON pointer of
@@ -298,15 +311,31 @@ func (ef *eshopFiles) write(tx *store.Tx) (int, error) {
 	sort.Strings(names)
 	for _, name := range names {
 		var maxID int64
-		for _, rec := range ef.collections[name] {
-			if _, err := tx.Put(id, name, rec.id, rec.raw); err != nil {
-				return 0, fmt.Errorf("seed %s %s: %w", name, rec.id, err)
-			}
+		recs := ef.collections[name]
+		for _, rec := range recs {
 			if v, err := strconv.ParseInt(rec.id, 10, 64); err == nil && v > maxID {
 				maxID = v
 			}
-			n++
 		}
+		if tx.Persistent() {
+			for _, rec := range recs {
+				if _, err := tx.Put(id, name, rec.id, rec.raw); err != nil {
+					return 0, fmt.Errorf("seed %s %s: %w", name, rec.id, err)
+				}
+			}
+		} else if len(recs) > 0 {
+			// In memory the records stay where they were read: a base
+			// layer under the store (see store.Tx.Attach).
+			ids := make([]string, len(recs))
+			docs := make([][]byte, len(recs))
+			for i, rec := range recs {
+				ids[i], docs[i] = rec.id, rec.raw
+			}
+			if err := tx.Attach(id, name, ids, docs); err != nil {
+				return 0, fmt.Errorf("seed %s: %w", name, err)
+			}
+		}
+		n += len(recs)
 		if err := tx.SetSequence(id, name, maxID); err != nil {
 			return 0, err
 		}
