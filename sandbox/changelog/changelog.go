@@ -128,6 +128,11 @@ type Query struct {
 	Offset, Limit int
 }
 
+// match tells whether a change of the type at the time is selected.
+func (q Query) match(changeType string, at time.Time) bool {
+	return (q.Type == "" || changeType == q.Type) && (q.From.IsZero() || !at.Before(q.From))
+}
+
 // Page returns the matching changes and how many match in total. Call
 // Ensure first: without it, a log whose seeded history was not written
 // yet is read from the records themselves, which is slower.
@@ -140,7 +145,7 @@ func Page(tx *store.Tx, eshop int, resource string, q Query) ([]Entry, int, erro
 		var out []Entry
 		total := 0
 		for _, e := range all {
-			if (q.Type != "" && e.Type != q.Type) || (!q.From.IsZero() && e.Time.Before(q.From)) {
+			if !q.match(e.Type, e.Time) {
 				continue
 			}
 			if total >= q.Offset && len(out) < q.Limit {
@@ -152,16 +157,8 @@ func Page(tx *store.Tx, eshop int, resource string, q Query) ([]Entry, int, erro
 		return out, total, nil
 	}
 	keep := func(doc []byte) bool {
-		if q.Type != "" && gjson.GetBytes(doc, "changeType").String() != q.Type {
-			return false
-		}
-		if !q.From.IsZero() {
-			t, err := sandbox.ParseTime(gjson.GetBytes(doc, "changeTime").String())
-			if err != nil || t.Before(q.From) {
-				return false
-			}
-		}
-		return true
+		t, err := sandbox.ParseTime(gjson.GetBytes(doc, "changeTime").String())
+		return (err == nil || q.From.IsZero()) && q.match(gjson.GetBytes(doc, "changeType").String(), t)
 	}
 	docs, total, err := tx.Page(eshop, Collection(resource), q.Offset, q.Limit, keep)
 	if err != nil {

@@ -26,6 +26,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/eshop-sandbox/sandbox/sandbox/crud"
 	"github.com/eshop-sandbox/sandbox/sandbox/registry"
 )
 
@@ -307,23 +308,7 @@ func str(v any) string {
 }
 
 // clone deep-copies decoded JSON.
-func clone(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(t))
-		for k, x := range t {
-			m[k] = clone(x)
-		}
-		return m
-	case []any:
-		s := make([]any, len(t))
-		for i, x := range t {
-			s[i] = clone(x)
-		}
-		return s
-	}
-	return v
-}
+var clone = crud.Clone
 
 func anyList(recs []map[string]any) []any {
 	out := make([]any, len(recs))
