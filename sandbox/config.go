@@ -18,7 +18,7 @@ type Config struct {
 	HeaderPrefix string  // brand word used in headers and media types
 	Seed         uint64  // id generator seed; 0 means random
 	Clock        *Clock  // nil means a wall clock
-	PublicURL    string  // base URL advertised to clients; derived from the listener when empty
+	PublicURL    string  // base URL clients reach the sandbox at (a container port, a proxy); derived from the listener when empty; its host is allowed in Host
 	Limits       *Limits // nil means DefaultLimits()
 	// TrafficHistory is how many calls, and how many webhook attempts, the
 	// traffic recorder keeps for the terminal UI, the stream and the HAR
@@ -29,6 +29,10 @@ type Config struct {
 	WebhookAttempts int           // attempts per notification, the first included
 	WebhookBackoff  time.Duration // delay after the first failed attempt; doubles after each further one (sandbox clock)
 	WebhookTimeout  time.Duration // how long one attempt waits for the receiver (wall time)
+
+	// Connection timeouts; zero values take the Default* below.
+	BodyTimeout time.Duration // how long a request body may take to arrive (408 after)
+	IdleTimeout time.Duration // how long an idle keep-alive connection is kept open
 
 	// Scenario is a scenario file's content (YAML) whose faults apply while
 	// serving (`sandbox up --scenario`, `sandbox test`); nil for none.
@@ -43,6 +47,14 @@ const (
 	DefaultWebhookAttempts = 8
 	DefaultWebhookBackoff  = 10 * time.Second
 	DefaultWebhookTimeout  = 10 * time.Second
+)
+
+// Connection defaults: a stalled body or an idle keep-alive connection
+// never holds a connection (and a file descriptor) for long.
+const (
+	DefaultBodyTimeout   = 30 * time.Second
+	DefaultIdleTimeout   = 120 * time.Second
+	DefaultHeaderTimeout = 10 * time.Second
 )
 
 // DefaultAddr is where `sandbox up` listens unless told otherwise: loopback

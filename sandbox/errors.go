@@ -12,17 +12,20 @@ type Kind int
 
 // The kinds follow the spec's "Errors" table row by row.
 const (
-	KindInternal        Kind = iota // 500 general server error
-	KindInvalid                     // 400 item-level validation failed
-	KindUnauthorized                // 401 invalid, missing or expired token
-	KindForbidden                   // 403 no right, missing module, job:finished not registered
-	KindNotFound                    // 404 wrong endpoint or unknown entity
-	KindConflict                    // 409 duplicate data, broken relation, conflicting webhooks
-	KindTooLarge                    // 413 too many entities in one request
-	KindUnprocessable               // 422 body cannot be parsed or does not match the schema
-	KindLocked                      // 423 lock for the same URL held
-	KindTooManyRequests             // 429 concurrent connection limit exceeded
-	KindUnavailable                 // 503 maintenance
+	KindInternal         Kind = iota // 500 general server error
+	KindInvalid                      // 400 item-level validation failed
+	KindUnauthorized                 // 401 invalid, missing or expired token
+	KindForbidden                    // 403 no right, missing module, job:finished not registered
+	KindNotFound                     // 404 wrong endpoint or unknown entity
+	KindConflict                     // 409 duplicate data, broken relation, conflicting webhooks
+	KindTooLarge                     // 413 too many entities in one request
+	KindUnprocessable                // 422 body cannot be parsed or does not match the schema
+	KindLocked                       // 423 lock for the same URL held
+	KindTooManyRequests              // 429 concurrent connection limit exceeded
+	KindUnavailable                  // 503 maintenance
+	KindMisdirected                  // 421 a Host name the sandbox does not answer to
+	KindUnsupportedMedia             // 415 a control-plane change that is not JSON
+	KindTimeout                      // 408 a request body that stalled
 )
 
 // Well-known errorCode values. The spec names the first three; the others
@@ -41,6 +44,9 @@ const (
 	CodeConflict           = "conflict"
 	CodeTooManyEntities    = "too-many-entities"
 	CodeInternal           = "internal-error"
+	CodeMisdirected        = "misdirected-request"
+	CodeCrossSite          = "cross-site-request"
+	CodeRequestTimeout     = "request-timeout"
 )
 
 // Error is the single error type handlers return. Code, Message and

@@ -265,7 +265,7 @@ func loadURL(u string) (io.ReadCloser, error) {
 	if err != nil {
 		return nil, err
 	}
-	return io.NopCloser(bytes.NewReader(raw)), nil
+	return io.NopCloser(bytes.NewReader(withBounds(raw))), nil
 }
 
 // Request returns the schema of the operation's request body. It exists for

@@ -31,6 +31,8 @@ func newUpCmd() *cobra.Command {
 	var scenarioFile string                          // --scenario
 	var webhookAttempts int                          // --webhook-attempts
 	var webhookBackoff, webhookTimeout time.Duration // --webhook-backoff, --webhook-timeout
+	var publicURL string                             // --public-url
+	var bodyTimeout, idleTimeout time.Duration       // --body-timeout, --idle-timeout
 	cmd := &cobra.Command{
 		Use:   "up",
 		Short: "Serve the sandbox API",
@@ -61,7 +63,11 @@ file is closed).`,
 			defer stop()
 			ui := newUpUI(cmd, headless) // the terminal UI, when stdout is a terminal (tui.go)
 			log := slog.New(slog.NewTextHandler(ui.logs(cmd.ErrOrStderr()), &slog.HandlerOptions{Level: level}))
-			cfg := sandbox.Config{Addr: addr, DataFile: data, Sync: syncPolicy, Headless: headless, HeaderPrefix: prefix}
+			cfg := sandbox.Config{Addr: addr, DataFile: data, Sync: syncPolicy, Headless: headless, HeaderPrefix: prefix,
+				PublicURL: publicURL, BodyTimeout: bodyTimeout, IdleTimeout: idleTimeout}
+			if bodyTimeout <= 0 || idleTimeout <= 0 {
+				return fail(cmd, "--body-timeout and --idle-timeout must be above 0")
+			}
 			if webhookAttempts < 1 || webhookBackoff <= 0 || webhookTimeout <= 0 {
 				return fail(cmd, "--webhook-attempts must be at least 1 and --webhook-backoff, --webhook-timeout above 0")
 			}
@@ -93,6 +99,9 @@ file is closed).`,
 			a, err := app.Open(cfg, log)
 			if err != nil {
 				return fail(cmd, "%v", err)
+			}
+			if a.Exposed() {
+				warnExposed(cmd.ErrOrStderr(), a)
 			}
 			a.Start()
 			stopped := waitErr(a)
@@ -130,6 +139,9 @@ file is closed).`,
 	f.StringVar(&limitsMode, "limits", "on", "the spec's limits (429, 423, rate bucket): on, or off for load tests"+envHelp("limits"))
 	f.StringVar(&scenarioFile, "scenario", "", "scenario file whose faults apply while serving (see sandbox scenario examples)"+envHelp("scenario"))
 	f.StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn, error"+envHelp("log-level"))
+	f.StringVar(&publicURL, "public-url", "", "URL clients reach the sandbox at when it runs behind a container port or a proxy (e.g. http://sandbox:8080); its host name is then answered too"+envHelp("public-url"))
+	f.DurationVar(&bodyTimeout, "body-timeout", sandbox.DefaultBodyTimeout, "how long a request body may take to arrive; a stalled one answers 408 and the connection closes"+envHelp("body-timeout"))
+	f.DurationVar(&idleTimeout, "idle-timeout", sandbox.DefaultIdleTimeout, "how long an idle keep-alive connection stays open"+envHelp("idle-timeout"))
 	f.IntVar(&webhookAttempts, "webhook-attempts", sandbox.DefaultWebhookAttempts, "attempts per webhook notification, the first included"+envHelp("webhook-attempts"))
 	f.DurationVar(&webhookBackoff, "webhook-backoff", sandbox.DefaultWebhookBackoff, "delay before the first webhook retry; doubles after each failure (sandbox clock)"+envHelp("webhook-backoff"))
 	f.DurationVar(&webhookTimeout, "webhook-timeout", sandbox.DefaultWebhookTimeout, "how long one webhook attempt waits for the receiver"+envHelp("webhook-timeout"))
@@ -147,6 +159,17 @@ func fail(cmd *cobra.Command, format string, args ...any) error {
 	err := fmt.Errorf(format, args...)
 	fmt.Fprintln(cmd.ErrOrStderr(), "error:", err)
 	return reported{err}
+}
+
+// warnExposed tells the developer, on stderr, that a sandbox listening
+// beyond loopback is reachable by anyone on the network, with its
+// unauthenticated control plane and its fixed, published tokens.
+func warnExposed(w io.Writer, a *app.App) {
+	fmt.Fprintf(w, `warning: the sandbox listens on %s, which is reachable from the network, not only from this machine.
+  Anyone who can reach it can read every token at /_sandbox/eshops, reset or change the sandbox through the
+  control plane (/_sandbox/, no authentication), and call the API with the fixtures' published tokens.
+  Listen on 127.0.0.1 (the default) unless you mean this, e.g. inside a container (then pass --public-url).
+`, a.Config.Addr)
 }
 
 // printBanner tells the developer where the sandbox is and how to call it.

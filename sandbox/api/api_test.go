@@ -17,16 +17,17 @@ import (
 
 type fakeAuth struct{}
 
-func (fakeAuth) Authenticate(r *http.Request) (*auth.Principal, error) {
-	switch r.Header.Get("Service-Private-API-Token") {
-	case "":
-		return nil, sandbox.Errorf(sandbox.KindUnauthorized, sandbox.CodeMissingToken, "access-token", "missing")
+func (fakeAuth) Identify(tok string, private bool) auth.Identity {
+	var t *auth.Token
+	switch tok {
 	case "all":
-		return &auth.Principal{Token: &auth.Token{Kind: auth.KindPrivate, EshopID: 7, AllGroups: true}}, nil
+		t = &auth.Token{Kind: auth.KindPrivate, EshopID: 7, AllGroups: true}
 	case "read":
-		return &auth.Principal{Token: &auth.Token{Kind: auth.KindPrivate, EshopID: 7, Rights: map[string]string{"Things": "read"}}}, nil
+		t = &auth.Token{Kind: auth.KindPrivate, EshopID: 7, Rights: map[string]string{"Things": "read"}}
+	default:
+		return auth.Identity{Err: sandbox.Errorf(sandbox.KindUnauthorized, sandbox.CodeInvalidToken, "access-token", "bad")}
 	}
-	return nil, sandbox.Errorf(sandbox.KindUnauthorized, sandbox.CodeInvalidToken, "access-token", "bad")
+	return auth.Identity{Token: t, Principal: &auth.Principal{Token: t}}
 }
 
 const thingSchema = `{"type":"object","properties":{"data":{"type":"object","properties":{"name":{"type":"string"},"items":{"type":"array","items":{"type":"object","properties":{"vatRate":{"type":"string","pattern":"^[0-9]+\\.[0-9]{2}$"}}}}}}}}`

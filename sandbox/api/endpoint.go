@@ -5,54 +5,46 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/gorilla/mux"
-
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/auth"
 )
 
-// endpoint is the per-route part of the chain: content type, token,
-// rights, then the handler, then the envelope.
-func (s *Server) endpoint(rt *Route) http.Handler {
-	ep := auth.Endpoint{Operation: rt.Operation, Method: rt.Method, Group: rt.Group}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		req := &Request{Request: r, Route: rt, Vars: mux.Vars(r), server: s}
-		if rec := recorderOf(r); rec != nil {
-			rec.Operation = rt.Operation // known even when the call is refused below
-		}
-		if !rt.NoContentType {
-			if err := s.checkContentType(r); err != nil {
-				s.writeError(w, r, err)
-				return
-			}
-		}
-		if !rt.Public {
-			if s.auth == nil {
-				s.writeError(w, r, sandbox.Errorf(sandbox.KindUnauthorized, sandbox.CodeInvalidToken, "access-token", "No authenticator configured."))
-				return
-			}
-			p, err := s.auth.Authenticate(r)
-			if err != nil {
-				s.writeError(w, r, err)
-				return
-			}
-			if err := p.Allows(ep); err != nil && !rt.AnyToken {
-				s.writeError(w, r, err)
-				return
-			}
-			req.Principal = p
-			req.Eshop = p.EshopID()
-			if rec := recorderOf(r); rec != nil {
-				rec.Eshop, rec.TokenKind = req.Eshop, p.Kind()
-			}
-		}
-		out, err := rt.Handler(req)
-		if err != nil {
+// endpoint is the last step of the pipeline: content type, token and
+// rights, then the route's handler, then the envelope.
+func (s *Server) endpoint(w http.ResponseWriter, r *http.Request) {
+	c := CallOf(r)
+	rt := c.Route()
+	if rt == nil {
+		s.notFound(w, r)
+		return
+	}
+	req := &Request{Request: r, Route: rt, Vars: c.Vars, server: s, call: c}
+	if !rt.NoContentType {
+		if err := s.checkContentType(r); err != nil {
 			s.writeError(w, r, err)
 			return
 		}
-		s.writeResult(w, r, out)
-	})
+	}
+	if !rt.Public {
+		id := c.Identity()
+		if id.Err != nil {
+			s.writeError(w, r, id.Err)
+			return
+		}
+		p := id.Principal
+		if err := p.Allows(auth.Endpoint{Operation: rt.Operation, Method: rt.Method, Group: rt.Group}); err != nil && !rt.AnyToken {
+			s.writeError(w, r, err)
+			return
+		}
+		req.Principal, req.Eshop = p, p.EshopID()
+		c.Eshop, c.TokenKind = req.Eshop, p.Kind()
+	}
+	out, err := rt.Handler(req)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.writeResult(w, r, out)
 }
 
 func (s *Server) writeResult(w http.ResponseWriter, r *http.Request, out any) {

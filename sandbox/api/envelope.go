@@ -60,17 +60,20 @@ type Raw struct {
 
 // statusFor is the one place where error kinds become HTTP statuses.
 var statusFor = map[sandbox.Kind]int{
-	sandbox.KindInvalid:         http.StatusBadRequest,
-	sandbox.KindUnauthorized:    http.StatusUnauthorized,
-	sandbox.KindForbidden:       http.StatusForbidden,
-	sandbox.KindNotFound:        http.StatusNotFound,
-	sandbox.KindConflict:        http.StatusConflict,
-	sandbox.KindTooLarge:        http.StatusRequestEntityTooLarge,
-	sandbox.KindUnprocessable:   http.StatusUnprocessableEntity,
-	sandbox.KindLocked:          http.StatusLocked,
-	sandbox.KindTooManyRequests: http.StatusTooManyRequests,
-	sandbox.KindUnavailable:     http.StatusServiceUnavailable,
-	sandbox.KindInternal:        http.StatusInternalServerError,
+	sandbox.KindInvalid:          http.StatusBadRequest,
+	sandbox.KindUnauthorized:     http.StatusUnauthorized,
+	sandbox.KindForbidden:        http.StatusForbidden,
+	sandbox.KindNotFound:         http.StatusNotFound,
+	sandbox.KindConflict:         http.StatusConflict,
+	sandbox.KindTooLarge:         http.StatusRequestEntityTooLarge,
+	sandbox.KindUnprocessable:    http.StatusUnprocessableEntity,
+	sandbox.KindLocked:           http.StatusLocked,
+	sandbox.KindTooManyRequests:  http.StatusTooManyRequests,
+	sandbox.KindUnavailable:      http.StatusServiceUnavailable,
+	sandbox.KindInternal:         http.StatusInternalServerError,
+	sandbox.KindMisdirected:      http.StatusMisdirectedRequest,
+	sandbox.KindUnsupportedMedia: http.StatusUnsupportedMediaType,
+	sandbox.KindTimeout:          http.StatusRequestTimeout,
 }
 
 // StatusOf returns the HTTP status for an error.

@@ -18,9 +18,6 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/auth"
 )
 
-// MaxBodyBytes caps request bodies; a larger body answers 413.
-const MaxBodyBytes = 8 << 20
-
 // Request is what a handler receives: the HTTP request plus what the
 // chain learned (route, path variables, caller, e-shop).
 type Request struct {
@@ -30,7 +27,11 @@ type Request struct {
 	Principal *auth.Principal
 	Eshop     int
 	server    *Server
+	call      *Call
 }
+
+// Call is what the server resolved about the request (see Call).
+func (r *Request) Call() *Call { return r.call }
 
 // Var returns a path variable.
 func (r *Request) Var(name string) string { return r.Vars[name] }
@@ -131,15 +132,7 @@ func (r *Request) BoolQuery(name string) (bool, error) {
 // request schema. Unparseable or mismatching bodies answer 422 naming the
 // failing field. Numbers stay json.Number, never float64.
 func (r *Request) Body() (map[string]any, error) {
-	raw, err := io.ReadAll(io.LimitReader(r.Request.Body, MaxBodyBytes+1))
-	if err != nil {
-		return nil, sandbox.Unprocessable(sandbox.CodeInvalidJSON, "body", "The request body could not be read: %v.", err)
-	}
-	if len(raw) > MaxBodyBytes {
-		return nil, sandbox.Errorf(sandbox.KindTooLarge, sandbox.CodeTooManyEntities, "body",
-			"The request body is larger than %d MiB.", MaxBodyBytes>>20)
-	}
-	v, err := DecodeJSON(raw)
+	v, err := DecodeJSON(r.RawBody())
 	if err != nil {
 		return nil, err
 	}
@@ -155,6 +148,16 @@ func (r *Request) Body() (map[string]any, error) {
 		}
 	}
 	return obj, nil
+}
+
+// RawBody is the request body as it arrived (read once by the server,
+// within MaxBodyBytes; nil when there is none).
+func (r *Request) RawBody() []byte {
+	if r.call != nil && r.call.bodyRead {
+		return r.call.body
+	}
+	raw, _ := io.ReadAll(io.LimitReader(r.Request.Body, MaxBodyBytes))
+	return raw
 }
 
 // DecodeJSON parses a JSON document with numbers kept as json.Number.

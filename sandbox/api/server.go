@@ -1,45 +1,20 @@
 package api
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
-	"sort"
-	"strings"
+	"time"
 
-	"github.com/gorilla/mux"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/auth"
 )
 
-// HandlerFunc is what behaviour packages write: it returns the envelope's
-// data (or a *Result, *Raw) or an error, never touching the ResponseWriter.
-type HandlerFunc func(r *Request) (any, error)
-
-// Route is one endpoint of the API. Method, Path and Group come from the
-// reference catalogue; Operation is the stable route name used by rights,
-// faults, traffic rows and logs.
-type Route struct {
-	Operation string
-	Method    string
-	Path      string
-	Group     string
-	Handler   HandlerFunc
-	// Public routes skip token authentication (OAuth server endpoints).
-	Public bool
-	// NoContentType routes do not require the Content-Type header.
-	NoContentType bool
-	// AnyToken routes need a valid token but no right: every caller may
-	// ask which endpoints it may call (GET /api/system/endpoints).
-	AnyToken bool
-}
-
-// Authenticator resolves the token headers of a request to a principal.
+// Authenticator resolves a token to its caller (sandbox/auth implements it).
 type Authenticator interface {
-	Authenticate(r *http.Request) (*auth.Principal, error)
+	Identify(token string, private bool) auth.Identity
 }
 
 // Options configure a Server.
@@ -48,31 +23,49 @@ type Options struct {
 	IDs     *sandbox.IDs
 	Log     *slog.Logger
 	Auth    Authenticator
-	// Observe, when set, wraps the whole handler (traffic recorder, limits).
-	Observe func(http.Handler) http.Handler
+	// Decorators wrap the pipeline at their stages (traffic recorder,
+	// limits, scripted faults); at one stage, earlier ones wrap later ones.
+	Decorators []Decorator
 	// RequestSchema returns the compiled request schema of an operation,
 	// nil when it has none.
 	RequestSchema func(operation string) *jsonschema.Schema
+	// Hosts says which Host names the sandbox answers to; nil allows the
+	// loopback names only.
+	Hosts *Hosts
+	// BodyTimeout bounds how long a request body may take to arrive once
+	// its headers have; 0 means DefaultBodyTimeout.
+	BodyTimeout time.Duration
 }
 
-// Server is the HTTP side of the sandbox.
+// Server is the HTTP side of the sandbox: one pipeline every request takes.
+//
+//	request id, header size, recover
+//	resolve: route (operation, path variables, area) and token headers -> Call in the context
+//	host check                          (Hosts)
+//	StageObserve decorators             (traffic recorder)
+//	cross-site guard of the control plane
+//	StageAdmit decorators               (connection counts, rate bucket, maintenance)
+//	read the body                       (MaxBodyBytes, BodyTimeout)
+//	StageProcess decorators             (write lock, deprecation headers, scripted faults)
+//	endpoint                            (content type, token and rights, handler, envelope)
 type Server struct {
-	router  *mux.Router
-	api     *mux.Router
-	headers sandbox.Headers
-	ids     *sandbox.IDs
-	log     *slog.Logger
-	auth    Authenticator
-	handler http.Handler
-	routes  map[string]*Route
-	fast    *fastRoutes
-	order   int // routes registered so far (the router's order)
+	match       *matcher
+	headers     sandbox.Headers
+	ids         *sandbox.IDs
+	log         *slog.Logger
+	auth        Authenticator
+	hosts       *Hosts
+	bodyTimeout time.Duration
+	chain       http.Handler
+	routes      map[string]*Route
 
 	requestSchema func(operation string) *jsonschema.Schema
 }
 
-// NewServer builds an empty server; add routes with Handle and mount other
-// handlers (control plane, e-shop pages) with Mount.
+// DefaultBodyTimeout is how long a request body may take to arrive.
+const DefaultBodyTimeout = 30 * time.Second
+
+// NewServer builds an empty server; add routes with HandleRoutes.
 func NewServer(opts Options) *Server {
 	if opts.Log == nil {
 		opts.Log = slog.Default()
@@ -80,48 +73,63 @@ func NewServer(opts Options) *Server {
 	if opts.IDs == nil {
 		opts.IDs = sandbox.NewIDs(0)
 	}
-	s := &Server{router: mux.NewRouter(), headers: opts.Headers, ids: opts.IDs, log: opts.Log, auth: opts.Auth, routes: map[string]*Route{}, fast: newFastRoutes(), requestSchema: opts.RequestSchema}
-	s.router.NotFoundHandler = http.HandlerFunc(s.notFound)
-	s.router.MethodNotAllowedHandler = http.HandlerFunc(s.notFound)
-	var h http.Handler = http.HandlerFunc(s.dispatch)
-	if opts.Observe != nil {
-		h = opts.Observe(h)
+	if opts.Hosts == nil {
+		opts.Hosts = &Hosts{}
 	}
-	s.handler = s.requestID(s.recoverer(h))
+	if opts.BodyTimeout <= 0 {
+		opts.BodyTimeout = DefaultBodyTimeout
+	}
+	s := &Server{match: newMatcher(), headers: opts.Headers, ids: opts.IDs, log: opts.Log, auth: opts.Auth,
+		hosts: opts.Hosts, bodyTimeout: opts.BodyTimeout, routes: map[string]*Route{}, requestSchema: opts.RequestSchema}
+	s.chain = s.pipeline(opts.Decorators)
 	return s
 }
 
-// ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+// ServeHTTP implements http.Handler: it resolves the call once, then runs
+// the pipeline.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	c := &Call{RequestID: s.ids.UUID(), srv: s}
+	SetExact(w.Header(), "X-Request-ID", c.RequestID)
+	r = WithCall(r, c)
+	defer s.recoverPanic(w, r)
+	if n := headerBytes(r); n > MaxHeaderBytes {
+		s.writeError(w, r, sandbox.Invalid("headers", "The request headers are %d bytes; the sandbox accepts at most %d. Send the token and the usual headers only.", n, MaxHeaderBytes))
+		return
+	}
+	s.resolve(c, r)
+	s.chain.ServeHTTP(w, r)
+}
+
+// resolve fills the call's route, variables, area and token headers.
+func (s *Server) resolve(c *Call, r *http.Request) {
+	c.entries, c.Vars = s.match.match(r)
+	if len(c.entries) > 0 {
+		c.Area = c.entries[0].route.Area()
+	} else {
+		c.Area = AreaOf(r.URL.Path)
+	}
+	c.token, c.private, c.tokenErr = auth.TokenOf(r.Header, s.headers)
+}
 
 // Headers returns the brand-bearing header names in use.
 func (s *Server) Headers() sandbox.Headers { return s.headers }
 
-// Mount serves a plain handler under a path prefix (control plane, pages).
-func (s *Server) Mount(prefix string, h http.Handler) {
-	s.fast.firstOther = min(s.fast.firstOther, s.order) // the router's from here on
-	s.order++
-	s.router.PathPrefix(prefix).Handler(h)
-}
+// Hosts returns the Host names the server answers to.
+func (s *Server) Hosts() *Hosts { return s.hosts }
 
-// HandleRoutes registers API routes, most specific paths first: in
-// gorilla/mux the first match wins, so /api/orders/statuses must come
-// before /api/orders/{code}.
+// HandleRoutes registers routes. Two routes with one operation name are a
+// programming error reported at start.
 func (s *Server) HandleRoutes(routes []Route) error {
-	sorted := make([]Route, len(routes))
-	copy(sorted, routes)
-	sort.SliceStable(sorted, func(i, j int) bool { return moreSpecific(sorted[i].Path, sorted[j].Path) })
-	for i := range sorted {
-		rt := sorted[i]
+	added := make([]*Route, 0, len(routes))
+	for i := range routes {
+		rt := routes[i]
 		if _, dup := s.routes[rt.Operation]; dup {
 			return fmt.Errorf("route %s registered twice", rt.Operation)
 		}
 		s.routes[rt.Operation] = &rt
-		h := s.endpoint(&rt)
-		s.router.Handle(rt.Path, h).Methods(rt.Method).Name(rt.Operation)
-		s.fast.add(s.order, &rt, h)
-		s.order++
+		added = append(added, &rt)
 	}
+	s.match.add(added)
 	return nil
 }
 
@@ -131,20 +139,12 @@ func (s *Server) Route(operation string) (*Route, bool) {
 	return r, ok
 }
 
-// moreSpecific orders paths so that, segment by segment, literals come
-// before variables; ties keep the longer path first.
-func moreSpecific(a, b string) bool {
-	as, bs := strings.Split(a, "/"), strings.Split(b, "/")
-	for i := 0; i < len(as) && i < len(bs); i++ {
-		av, bv := strings.HasPrefix(as[i], "{"), strings.HasPrefix(bs[i], "{")
-		if av != bv {
-			return !av
-		}
-		if as[i] != bs[i] {
-			return as[i] < bs[i]
-		}
-	}
-	return len(as) > len(bs)
+// Operation names the route a request with this body would take ("" when
+// none), so tests can label calls without re-implementing routing.
+func (s *Server) Operation(r *http.Request, body []byte) string {
+	c := &Call{srv: s, body: body, bodyRead: true}
+	c.entries, c.Vars = s.match.match(r)
+	return c.Operation()
 }
 
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
@@ -152,16 +152,10 @@ func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 		"No endpoint %s %s. GET /api/system/endpoints lists the endpoints.", r.Method, r.URL.Path))
 }
 
-type ctxKey int
-
-const (
-	keyRequestID ctxKey = iota
-)
-
 // RequestIDOf returns the request id assigned by the server.
 func RequestIDOf(r *http.Request) string {
-	if id, ok := r.Context().Value(keyRequestID).(string); ok {
-		return id
+	if c := CallOf(r); c != nil {
+		return c.RequestID
 	}
 	return ""
 }
@@ -169,22 +163,6 @@ func RequestIDOf(r *http.Request) string {
 // MaxHeaderBytes caps the request headers (names, values, request line);
 // larger ones answer 400 with an error envelope.
 const MaxHeaderBytes = 64 << 10
-
-// requestID gives every request a UUID-shaped id, in X-Request-ID and in
-// the envelope's metadata. It also refuses oversized headers, so that
-// they get an envelope too (with the id) rather than net/http's bare 431.
-func (s *Server) requestID(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		id := s.ids.UUID()
-		SetExact(w.Header(), "X-Request-ID", id)
-		r = r.WithContext(context.WithValue(r.Context(), keyRequestID, id))
-		if n := headerBytes(r); n > MaxHeaderBytes {
-			s.writeError(w, r, sandbox.Invalid("headers", "The request headers are %d bytes; the sandbox accepts at most %d. Send the token and the usual headers only.", n, MaxHeaderBytes))
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
-}
 
 // headerBytes is the size of a request's headers and request line.
 func headerBytes(r *http.Request) int {
@@ -197,33 +175,18 @@ func headerBytes(r *http.Request) int {
 	return n
 }
 
-// recoverer turns a panic into a logged 500 envelope instead of a dropped
-// connection.
-func (s *Server) recoverer(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		defer func() {
-			if v := recover(); v != nil {
-				if v == http.ErrAbortHandler {
-					panic(v)
-				}
-				s.writeError(w, r, &sandbox.Error{Kind: sandbox.KindInternal, Code: sandbox.CodeInternal, Instance: "unknown",
-					Message: "Internal server error. The sandbox logged the details with the request id.", Err: fmt.Errorf("panic: %v", v)})
-			}
-		}()
-		next.ServeHTTP(w, r)
-	})
+// recoverPanic turns a panic into a logged 500 envelope instead of a
+// dropped connection.
+func (s *Server) recoverPanic(w http.ResponseWriter, r *http.Request) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	if v == http.ErrAbortHandler {
+		panic(v)
+	}
+	s.writeError(w, r, &sandbox.Error{Kind: sandbox.KindInternal, Code: sandbox.CodeInternal, Instance: "unknown",
+		Message: "Internal server error. The sandbox logged the details with the request id.", Err: fmt.Errorf("panic: %v", v)})
 }
 
-// Operation names the route a request would take ("" when none), so tests
-// and the traffic recorder can label calls without re-implementing
-// routing.
-func (s *Server) Operation(r *http.Request) string {
-	if fr, _, ok := s.fast.match(r); ok {
-		return fr.route.Operation
-	}
-	var m mux.RouteMatch
-	if s.router.Match(r, &m) && m.Route != nil && m.MatchErr == nil {
-		return m.Route.GetName()
-	}
-	return ""
-}
+var errNoAuthenticator = sandbox.Errorf(sandbox.KindUnauthorized, sandbox.CodeInvalidToken, "access-token", "No authenticator configured.")

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/eshop-sandbox/sandbox/fixtures"
 	"github.com/eshop-sandbox/sandbox/sandbox"
@@ -47,6 +46,7 @@ type App struct {
 	closeOnce sync.Once
 	closeErr  error
 	listener  net.Listener
+	conns     *api.ConnGuard
 	http      *http.Server
 	loader    *seed.Loader
 	ready     atomic.Bool
@@ -107,16 +107,11 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 	headers := sandbox.NewHeaders(cfg.HeaderPrefix)
 	ids := sandbox.NewIDs(cfg.Seed)
 	deps := &Deps{Config: cfg, Store: a.Store, Bus: a.Bus, Clock: clock, Site: a.Site, Catalogue: a.Catalogue,
-		Schemas: a.Schemas, Registry: reg, IDs: ids, Headers: headers, Log: log,
-		Operation: func(r *http.Request) string {
-			if a.Server == nil {
-				return ""
-			}
-			return a.Server.Operation(r)
-		}}
+		Schemas: a.Schemas, Registry: reg, IDs: ids, Headers: headers, Log: log}
 	handlers := map[string]api.HandlerFunc{}
+	aliases := map[string][]api.Alias{}
 	var extra []api.Route
-	var middleware []func(http.Handler) http.Handler
+	var decorators []api.Decorator
 	for _, mf := range modules {
 		m, err := mf(deps)
 		if err != nil {
@@ -131,9 +126,14 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 			rt.Path = "/eshops/{eshopId:[0-9]+}" + rt.Path
 			extra = append(extra, rt)
 		}
-		if m.Middleware != nil {
-			middleware = append(middleware, m.Middleware)
+		decorators = append(decorators, m.Decorators...)
+		for op, as := range m.Aliases {
+			aliases[op] = append(aliases[op], as...)
 		}
+	}
+	hosts, err := api.NewHosts(cfg.Addr, cfg.PublicURL)
+	if err != nil {
+		return nil, err
 	}
 	a.Server = api.NewServer(api.Options{
 		Headers:       headers,
@@ -141,14 +141,11 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 		Log:           log,
 		Auth:          &auth.Authenticator{Store: a.Store, Headers: headers},
 		RequestSchema: a.Schemas.Request,
-		Observe: func(h http.Handler) http.Handler {
-			for i := len(middleware) - 1; i >= 0; i-- {
-				h = middleware[i](h)
-			}
-			return h
-		},
+		Decorators:    decorators,
+		Hosts:         hosts,
+		BodyTimeout:   cfg.BodyTimeout,
 	})
-	routes, err := a.routes(handlers)
+	routes, err := a.routes(handlers, aliases)
 	if err != nil {
 		return nil, err
 	}
@@ -164,9 +161,9 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 	if a.listener, err = net.Listen("tcp", cfg.Addr); err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
-	a.Site.BaseURL = cfg.PublicURL
+	a.Site.BaseURL = strings.TrimSuffix(cfg.PublicURL, "/")
 	if a.Site.BaseURL == "" {
-		a.Site.BaseURL = "http://" + a.listener.Addr().String()
+		a.Site.BaseURL = "http://" + ReachableAddr(a.listener.Addr())
 	}
 	if !seed.Seeded(a.Store) {
 		if _, err := a.loader.Load(a.Store); err != nil {
@@ -209,7 +206,7 @@ func FixtureLoader(fsys fs.FS, name string) (*seed.Loader, error) {
 // routes binds handlers to the reference catalogue. Every endpoint must
 // have a handler and every handler an endpoint: a gap is a programming
 // error reported at start, never a stub answer.
-func (a *App) routes(handlers map[string]api.HandlerFunc) ([]api.Route, error) {
+func (a *App) routes(handlers map[string]api.HandlerFunc, aliases map[string][]api.Alias) ([]api.Route, error) {
 	var routes []api.Route
 	var missing []string
 	for _, e := range a.Catalogue.Endpoints {
@@ -220,7 +217,11 @@ func (a *App) routes(handlers map[string]api.HandlerFunc) ([]api.Route, error) {
 		}
 		delete(handlers, e.Operation)
 		routes = append(routes, api.Route{Operation: e.Operation, Method: e.Method, Path: e.Path, Group: e.Group, Handler: h,
-			AnyToken: e.Operation == system.ListEndpointsOperation})
+			AnyToken: e.Operation == system.ListEndpointsOperation, Aliases: aliases[e.Operation]})
+		delete(aliases, e.Operation)
+	}
+	for op := range aliases {
+		return nil, fmt.Errorf("aliases of %s: no endpoint of the reference catalogue has that operation", op)
 	}
 	for op := range handlers {
 		return nil, fmt.Errorf("handler %s matches no endpoint of the reference catalogue", op)
@@ -231,14 +232,55 @@ func (a *App) routes(handlers map[string]api.HandlerFunc) ([]api.Route, error) {
 	return routes, nil
 }
 
+// ReachableAddr is the host:port a client on this machine calls for a
+// listener: a listener on every interface (0.0.0.0, [::]) is reached at
+// the loopback address.
+func ReachableAddr(a net.Addr) string {
+	host, port, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return a.String()
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1" // a dual-stack [::] listener accepts IPv4 too
+	}
+	return net.JoinHostPort(host, port)
+}
+
+// Exposed reports whether the sandbox listens beyond this machine (an
+// address that is not loopback), which `sandbox up` warns about.
+func (a *App) Exposed() bool {
+	host, _, err := net.SplitHostPort(a.listener.Addr().String())
+	if err != nil {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip == nil || !ip.IsLoopback()
+}
+
 // Start serves in the background; Wait reports how serving ended.
 func (a *App) Start() {
 	// The connection reads up to 1 MiB of headers so that the API can
 	// refuse anything over api.MaxHeaderBytes with an error envelope;
 	// only beyond that does net/http answer a plain 431 itself.
-	a.http = &http.Server{Handler: a.Server, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 1 << 20}
+	idle := a.Config.IdleTimeout
+	if idle <= 0 {
+		idle = sandbox.DefaultIdleTimeout
+	}
+	a.conns = api.NewConnGuard(api.ConnLimit())
+	a.http = &http.Server{Handler: a.Server, MaxHeaderBytes: 1 << 20,
+		// Headers must arrive within ReadHeaderTimeout, a body within the
+		// server's body timeout (408), and an idle keep-alive connection is
+		// closed after IdleTimeout; the guard closes the longest-waiting
+		// unused connection when the process nears its open-file limit.
+		ReadHeaderTimeout: sandbox.DefaultHeaderTimeout,
+		IdleTimeout:       idle,
+		ConnState:         a.conns.ConnState,
+		ConnContext:       a.conns.ConnContext,
+		ErrorLog:          slog.NewLogLogger(a.Log.Handler(), slog.LevelDebug),
+	}
+	listener := a.conns.Listen(a.listener)
 	go func() {
-		err := a.http.Serve(a.listener)
+		err := a.http.Serve(listener)
 		if errors.Is(err, http.ErrServerClosed) {
 			err = nil
 		}

@@ -59,7 +59,7 @@ func TestHeaderSpellingOnTheWire(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	fmt.Fprintf(conn, "GET /api/orders/statuses HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nService-Private-API-Token: %s\r\nConnection: close\r\n\r\n", f.FullToken)
+	fmt.Fprintf(conn, "GET /api/orders/statuses HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nService-Private-API-Token: %s\r\nConnection: close\r\n\r\n", f.FullToken)
 	raw, _ := io.ReadAll(conn)
 	head := string(raw[:bytes.Index(raw, []byte("\r\n\r\n"))])
 	for _, want := range []string{"\r\nX-Request-ID: ", "\r\nX-RateLimit-Bucket-Filling: "} {

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"log/slog"
-	"net/http"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
@@ -33,9 +32,6 @@ type Deps struct {
 	IDs       *sandbox.IDs
 	Headers   sandbox.Headers
 	Log       *slog.Logger
-	// Operation names the reference operation a request is routed to (""
-	// for none); middleware outside the router uses it.
-	Operation func(*http.Request) string
 
 	// Services a module shares with modules listed after it (the scripted
 	// faults of the scenario module act through them); each is set by the
@@ -61,10 +57,13 @@ type Module struct {
 	Stop  func(ctx context.Context) error
 	// AfterReset runs after POST /_sandbox/reset re-seeded the store.
 	AfterReset func() error
-	// Middleware wraps every request (API, control plane, e-shop pages),
-	// outside the router: traffic recording, limits, faults. Modules listed
-	// earlier in modules.go wrap the later ones.
-	Middleware func(http.Handler) http.Handler
+	// Decorators wrap the server's pipeline at their stages (traffic
+	// recording, limits, faults); they read the resolved call (api.CallOf).
+	// At one stage, modules listed earlier in modules.go wrap later ones.
+	Decorators []api.Decorator
+	// Aliases serve reference operations at more methods and paths (the
+	// spec's order status path, PUT sent as POST), keyed by operation.
+	Aliases map[string][]api.Alias
 }
 
 // ModuleFunc builds a module from the dependencies.

@@ -24,10 +24,7 @@ var modules = []ModuleFunc{
 	func(d *Deps) (*Module, error) { // first, so the traffic recorder sees every answer as sent
 		r := traffic.New(traffic.Deps{Bus: d.Bus, Clock: d.Clock, Store: d.Store, Site: d.Site, Headers: d.Headers, Log: d.Log},
 			traffic.Options{History: d.Config.TrafficHistory})
-		return &Module{Name: "traffic", Middleware: r.Middleware, Control: r.Routes(), Start: r.Start, Stop: r.Stop}, nil
-	},
-	func(*Deps) (*Module, error) { // the spec's PATCH /orders/{code}/status, served as /api/...: before limits and faults, so they see the reference route
-		return &Module{Name: "orders-alias", Middleware: orders.Alias}, nil
+		return &Module{Name: "traffic", Decorators: []api.Decorator{r.Decorator()}, Control: r.Routes(), Start: r.Start, Stop: r.Stop}, nil
 	},
 	limitsModule,
 	func(d *Deps) (*Module, error) { // the registry table: generic handlers, catalogue/accounting/marketing/logistics actions
@@ -35,7 +32,11 @@ var modules = []ModuleFunc{
 		if err != nil {
 			return nil, err
 		}
-		return &Module{Name: "surface", Handlers: s.Handlers(), Middleware: s.Middleware, Start: s.Start, AfterReset: s.Backfill,
+		put, err := surface.PutAsPost()
+		if err != nil {
+			return nil, err
+		}
+		return &Module{Name: "surface", Handlers: s.Handlers(), Aliases: put, Start: s.Start, AfterReset: s.Backfill,
 			Control: []api.Route{openapi.Route(func() string { return d.Site.BaseURL }, d.Headers, s.Status)}}, nil
 	},
 	func(d *Deps) (*Module, error) {
@@ -60,7 +61,7 @@ var modules = []ModuleFunc{
 		p := payments.New(o)
 		h := o.Handlers()
 		maps.Copy(h, p.Handlers())
-		return &Module{Name: "orders", Handlers: h, Control: append(o.ControlRoutes(), p.ControlRoutes()...), Eshop: p.EshopRoutes(),
+		return &Module{Name: "orders", Handlers: h, Aliases: orders.Aliases(), Control: append(o.ControlRoutes(), p.ControlRoutes()...), Eshop: p.EshopRoutes(),
 			Start:      func(ctx context.Context) error { return errors.Join(o.Start(ctx), p.Start(ctx)) },
 			AfterReset: func() error { return errors.Join(o.Prime(), p.Prime()) }}, nil
 	},

@@ -3,6 +3,7 @@ package app
 import (
 	"strconv"
 
+	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/jobs"
 	"github.com/eshop-sandbox/sandbox/sandbox/scenario"
 	"github.com/eshop-sandbox/sandbox/sandbox/webhooks"
@@ -20,8 +21,7 @@ func scenarioModule(d *Deps) (*Module, error) {
 			return nil, err
 		}
 	}
-	deps := scenario.Deps{Clock: d.Clock, Headers: d.Headers, Bus: d.Bus, Store: d.Store, Log: d.Log,
-		Operation: d.Operation, Limits: d.Limits}
+	deps := scenario.Deps{Clock: d.Clock, Headers: d.Headers, Bus: d.Bus, Store: d.Store, Log: d.Log, Limits: d.Limits}
 	if d.Jobs != nil {
 		deps.ArmJob = func(eshop int, mode string) { d.Jobs.Arm(jobs.Fault{Eshop: eshop, Mode: mode}) }
 	}
@@ -48,6 +48,6 @@ func scenarioModule(d *Deps) (*Module, error) {
 	rp := scenario.NewReport(d.Headers, func(op string) bool { return async[op] })
 	rp.SkipPaging(func(op string) bool { return unpaged[op] })
 	d.Bus.Hook(rp.Hook)
-	return &Module{Name: "scenario", Middleware: e.Middleware, Control: scenario.Routes(e, rp),
+	return &Module{Name: "scenario", Decorators: []api.Decorator{e.Decorator()}, Control: scenario.Routes(e, rp),
 		AfterReset: func() error { e.Reset(); return nil }}, nil
 }

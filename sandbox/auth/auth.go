@@ -42,6 +42,9 @@ type Token struct {
 	Rights    map[string]string `json:"rights,omitempty"`    // private: group -> read|write|both
 	Addon     string            `json:"addon,omitempty"`     // add-on tokens: the add-on's name
 	ExpiresAt *time.Time        `json:"expiresAt,omitempty"` // add-on tokens: expiry on the sandbox clock
+	// RetainedUntil is when the store drops the record (an expired API
+	// token is kept a while to answer expired-token); zero: kept for good.
+	RetainedUntil time.Time `json:"-"`
 }
 
 // Expired reports whether an add-on token is past its expiry at now.

@@ -1,7 +1,6 @@
 package auth
 
 import (
-	"bytes"
 	"sync"
 
 	"github.com/eshop-sandbox/sandbox/sandbox/store"
@@ -44,10 +43,7 @@ func (c *principalCache) get(tok string, gen uint64) (*Principal, bool) {
 
 // remember keeps p when neither the token nor its stored record expires.
 func (c *principalCache) remember(tx *store.Tx, tok string, gen uint64, p *Principal) {
-	if p.Token.ExpiresAt != nil {
-		return
-	}
-	if raw, err := tx.Get(store.Global, TokensCollection, tok); err != nil || bytes.Contains(raw, []byte(`"_expiresAt"`)) {
+	if p.Token.ExpiresAt != nil || p.Token.retained() {
 		return
 	}
 	c.mu.Lock()

@@ -46,7 +46,7 @@ func TestLookupFollowsAddonStatus(t *testing.T) {
 			err := st.Update(func(tx *store.Tx) error {
 				put(tx, store.Global, TokensCollection, tok.Token, tok)
 				put(tx, 7, AddonsCollection, "a1", Addon{Name: "a1", Status: tc.status})
-				_, err := Lookup(tx, tok.Token)
+				err := identify(tx, tok.Token).Err
 				return err
 			})
 			if tc.code == "" {
@@ -65,7 +65,7 @@ func TestLookupFollowsAddonStatus(t *testing.T) {
 		if err := RevokeToken(tx, &tok, "the add-on a1 was uninstalled in e-shop 7"); err != nil {
 			return err
 		}
-		_, err := Lookup(tx, tok.Token)
+		err := identify(tx, tok.Token).Err
 		return err
 	})
 	var se *sandbox.Error

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/tidwall/gjson"
@@ -52,18 +51,22 @@ func startSandbox(t *testing.T) *sandboxtest.Server {
 // anything else is marshalled.
 func (c *client) do(method, path string, body any) (*answer, error) {
 	var rd io.Reader
+	var sent []byte
 	switch b := body.(type) {
 	case nil:
 	case string:
-		rd = strings.NewReader(b)
+		sent = []byte(b)
 	case []byte:
-		rd = bytes.NewReader(b)
+		sent = b
 	default:
 		raw, err := json.Marshal(b)
 		if err != nil {
 			return nil, err
 		}
-		rd = bytes.NewReader(raw)
+		sent = raw
+	}
+	if body != nil {
+		rd = bytes.NewReader(sent)
 	}
 	req, err := http.NewRequest(method, c.s.URL+path, rd)
 	if err != nil {
@@ -80,7 +83,7 @@ func (c *client) do(method, path string, body any) (*answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &answer{op: c.s.App.Server.Operation(req), status: resp.StatusCode, ctype: resp.Header.Get("Content-Type"), body: raw}, nil
+	return &answer{op: c.s.App.Server.Operation(req, sent), status: resp.StatusCode, ctype: resp.Header.Get("Content-Type"), body: raw}, nil
 }
 
 // schemaError validates a JSON answer against its operation's response

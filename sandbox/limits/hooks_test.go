@@ -66,8 +66,7 @@ func TestFillBucketHook(t *testing.T) {
 func TestHoldLockHook(t *testing.T) {
 	clock := sandbox.NewFrozenClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
 	l := New(sandbox.DefaultLimits(), clock, headers)
-	l.EshopOf = func(tok string) (int, bool) { return map[string]int{"tok-a": 1, "tok-a2": 1, "tok-b": 2}[tok], true }
-	ts := serve(t, l, faulting(l, 10*time.Second))
+	ts := serveShops(t, l, faulting(l, 10*time.Second), shops{"tok-a": 1, "tok-a2": 1, "tok-b": 2})
 	send := func(method, path, token, hook string) int {
 		r, _ := http.NewRequest(method, ts.URL+path, nil)
 		r.Header.Set(headers.PrivateToken, token)

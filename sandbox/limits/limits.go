@@ -11,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -27,15 +26,12 @@ const (
 	CodeMaintenance        = "maintenance"
 )
 
-// Limiter holds the live counters.
+// Limiter holds the live counters. It reads what the server resolved
+// about a call (api.CallOf: operation, token, e-shop) and never routes or
+// looks a token up itself.
 type Limiter struct {
 	clock   *sandbox.Clock
 	headers sandbox.Headers
-	// EshopOf resolves a token to its e-shop for the write-lock key; the
-	// lock is per e-shop and URL. Unknown tokens lock per token.
-	EshopOf func(token string) (int, bool)
-	// Operation names the route of a request, for deprecation headers.
-	Operation func(*http.Request) string
 
 	mu          sync.Mutex
 	cfg         sandbox.Limits
@@ -135,20 +131,28 @@ func (l *Limiter) Reset() {
 	l.deprecated = map[string]time.Time{}
 }
 
-// Middleware applies the limits to /api/ calls.
-func (l *Limiter) Middleware(next http.Handler) http.Handler {
+// Decorators are the limiter's two places in the server's pipeline:
+// admission as soon as the headers have arrived (maintenance, the rate
+// bucket, concurrent connections per IP and per token), and, once the body
+// has been read and processing starts, the write lock on identical
+// requests and the deprecation headers of the (now final) operation.
+func (l *Limiter) Decorators() []api.Decorator {
+	return []api.Decorator{
+		{Stage: api.StageAdmit, Name: "limits", Wrap: l.Admit},
+		{Stage: api.StageProcess, Name: "write-lock", Wrap: l.Process},
+	}
+}
+
+// Admit applies the admission limits to API calls.
+func (l *Limiter) Admit(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !strings.HasPrefix(r.URL.Path, "/api/") {
+		c := api.CallOf(r)
+		if c == nil || c.Area != api.AreaAPI {
 			next.ServeHTTP(w, r)
 			return
 		}
-		release, err := l.admit(w, r)
+		release, err := l.admit(w, r, c)
 		if err != nil {
-			// The router never sees a refused call; tell the traffic
-			// recorder which operation it was meant for.
-			if ci := api.CallInfoOf(r); ci != nil && ci.Operation == "" && l.Operation != nil {
-				ci.Operation = l.Operation(r)
-			}
 			api.WriteError(w, r, l.headers, err)
 			return
 		}
@@ -157,12 +161,38 @@ func (l *Limiter) Middleware(next http.Handler) http.Handler {
 	})
 }
 
-// token is the identity a call is counted under.
-func (l *Limiter) token(r *http.Request) string {
-	if t := r.Header.Get(l.headers.AccessToken); t != "" {
-		return t
+// Process sets the deprecation headers and takes the write lock of an API
+// call when its processing starts.
+func (l *Limiter) Process(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c := api.CallOf(r)
+		if c == nil || c.Area != api.AreaAPI {
+			next.ServeHTTP(w, r)
+			return
+		}
+		l.deprecation(w, c.Operation())
+		release, err := l.lock(r, c)
+		if err != nil {
+			api.WriteError(w, r, l.headers, err)
+			return
+		}
+		defer release()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// deprecation marks the answer of a deprecated operation.
+func (l *Limiter) deprecation(w http.ResponseWriter, op string) {
+	if op == "" {
+		return
 	}
-	return r.Header.Get(l.headers.PrivateToken)
+	l.mu.Lock()
+	sunset, ok := l.deprecated[op]
+	l.mu.Unlock()
+	if ok {
+		w.Header().Set(l.headers.Deprecated, "true")
+		w.Header().Set("Sunset", sunset.UTC().Format(http.TimeFormat))
+	}
 }
 
 func clientIP(r *http.Request) string {
@@ -181,25 +211,17 @@ func isWrite(method string) bool {
 	return false
 }
 
-// admit checks every limit in the spec's order of severity and, when the
-// call may proceed, returns the function that releases what it holds.
-func (l *Limiter) admit(w http.ResponseWriter, r *http.Request) (func(), error) {
+// admit checks the admission limits in the spec's order of severity and,
+// when the call may proceed, returns the function that releases what it
+// holds.
+func (l *Limiter) admit(w http.ResponseWriter, r *http.Request, c *api.Call) (func(), error) {
 	now := l.clock.Now()
-	tok := l.token(r)
+	tok, _ := c.Token()
 	ip := clientIP(r)
-	lockKey := l.lockKey(r)
-	op := ""
-	if l.Operation != nil {
-		op = l.Operation(r)
-	}
 
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	cfg := l.cfg
-	if sunset, ok := l.deprecated[op]; ok && op != "" {
-		w.Header().Set(l.headers.Deprecated, "true")
-		w.Header().Set("Sunset", sunset.UTC().Format(http.TimeFormat))
-	}
 	if m := l.activeMaintenance(); m != nil {
 		if !m.Until.IsZero() {
 			w.Header().Set("Retry-After", m.Until.UTC().Format(http.TimeFormat))
@@ -212,7 +234,7 @@ func (l *Limiter) admit(w http.ResponseWriter, r *http.Request) (func(), error) 
 	}
 
 	// The bucket header goes on every API response, limits on or off.
-	b := l.bucketOf(r, now)
+	b := l.bucketOf(tok, ip, now)
 	capacity := cfg.BucketCapacity
 	if capacity <= 0 {
 		capacity = 1
@@ -236,19 +258,6 @@ func (l *Limiter) admit(w http.ResponseWriter, r *http.Request) (func(), error) 
 		return nil, sandbox.Errorf(sandbox.KindTooManyRequests, CodeTooManyConnections, "access-token",
 			"Too many concurrent connections with this token: at most %d at once.", cfg.PerToken)
 	}
-	if lockKey != "" {
-		if held, ok := l.locks[lockKey]; ok && now.Before(held.expires) {
-			return nil, sandbox.Errorf(sandbox.KindLocked, CodeLocked, "unknown",
-				"An identical %s request to %s is being processed; retry later.", r.Method, r.URL.Path)
-		}
-		timeout := cfg.WriteLockTimeout
-		if timeout <= 0 {
-			timeout = 5 * time.Second
-		}
-		l.lockGen++
-		l.locks[lockKey] = lock{expires: now.Add(timeout), gen: l.lockGen}
-	}
-	gen := l.lockGen
 	l.perIP[ip]++
 	if tok != "" {
 		l.perToken[tok]++
@@ -264,8 +273,38 @@ func (l *Limiter) admit(w http.ResponseWriter, r *http.Request) (func(), error) 
 				delete(l.perToken, tok)
 			}
 		}
-		if held, ok := l.locks[lockKey]; lockKey != "" && ok && held.gen == gen {
-			delete(l.locks, lockKey)
+	}, nil
+}
+
+// lock takes the write lock of an identical write request (423 while
+// another holds it) and returns the function that releases it.
+func (l *Limiter) lock(r *http.Request, c *api.Call) (func(), error) {
+	key := lockKey(r, c)
+	if key == "" {
+		return func() {}, nil
+	}
+	now := l.clock.Now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.cfg.Off {
+		return func() {}, nil
+	}
+	if held, ok := l.locks[key]; ok && now.Before(held.expires) {
+		return nil, sandbox.Errorf(sandbox.KindLocked, CodeLocked, "unknown",
+			"An identical %s request to %s is being processed; retry later.", r.Method, r.URL.Path)
+	}
+	timeout := l.cfg.WriteLockTimeout
+	if timeout <= 0 {
+		timeout = 5 * time.Second
+	}
+	l.lockGen++
+	gen := l.lockGen
+	l.locks[key] = lock{expires: now.Add(timeout), gen: gen}
+	return func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if held, ok := l.locks[key]; ok && held.gen == gen {
+			delete(l.locks, key)
 		}
 	}, nil
 }
@@ -285,11 +324,12 @@ func (l *Limiter) refuseFull(w http.ResponseWriter, b *bucket, now time.Time, ca
 		"The rate limit bucket is full (%d/%d). Retry after %s.", capacity, capacity, at)
 }
 
-// bucketOf returns the caller's bucket, leaked up to now. Callers hold mu.
-func (l *Limiter) bucketOf(r *http.Request, now time.Time) *bucket {
-	key := l.token(r)
+// bucketOf returns the caller's bucket (its token's, else its IP's),
+// leaked up to now. Callers hold mu.
+func (l *Limiter) bucketOf(tok, ip string, now time.Time) *bucket {
+	key := tok
 	if key == "" {
-		key = "ip:" + clientIP(r)
+		key = "ip:" + ip
 	}
 	b := l.buckets[key]
 	if b == nil {
@@ -306,18 +346,16 @@ func (l *Limiter) bucketOf(r *http.Request, now time.Time) *bucket {
 	return b
 }
 
-// lockKey is the write lock a request takes: per e-shop (or token), method
-// and URL; "" for reads.
-func (l *Limiter) lockKey(r *http.Request) string {
+// lockKey is the write lock a request takes: per e-shop (or, for a token
+// that may not call, per token), method and URL; "" for reads.
+func lockKey(r *http.Request, c *api.Call) string {
 	if !isWrite(r.Method) {
 		return ""
 	}
-	tok := l.token(r)
+	tok, _ := c.Token()
 	owner := "t:" + tok
-	if l.EshopOf != nil && tok != "" {
-		if id, ok := l.EshopOf(tok); ok {
-			owner = "e:" + strconv.Itoa(id)
-		}
+	if id := c.Identity(); id.Principal != nil {
+		owner = "e:" + strconv.Itoa(id.Principal.EshopID())
 	}
 	return owner + " " + r.Method + " " + r.URL.RequestURI()
 }
@@ -328,9 +366,13 @@ func (l *Limiter) lockKey(r *http.Request) string {
 // then leaks on the sandbox clock as usual.
 func (l *Limiter) FillBucket(w http.ResponseWriter, r *http.Request) error {
 	now := l.clock.Now()
+	tok := ""
+	if c := api.CallOf(r); c != nil {
+		tok, _ = c.Token()
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	b := l.bucketOf(r, now)
+	b := l.bucketOf(tok, clientIP(r), now)
 	capacity := l.cfg.BucketCapacity
 	if capacity <= 0 {
 		capacity = 1
@@ -346,7 +388,10 @@ func (l *Limiter) FillBucket(w http.ResponseWriter, r *http.Request) error {
 // faults use it. For a read there is no lock to hold; the 423 is still
 // returned.
 func (l *Limiter) HoldLock(r *http.Request, d time.Duration) error {
-	key := l.lockKey(r)
+	key := ""
+	if c := api.CallOf(r); c != nil {
+		key = lockKey(r, c)
+	}
 	now := l.clock.Now()
 	l.mu.Lock()
 	defer l.mu.Unlock()

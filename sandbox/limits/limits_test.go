@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/auth"
 )
 
 var headers = sandbox.NewHeaders("Service")
@@ -31,9 +33,37 @@ func (g *gate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = io.WriteString(w, `{"data":{},"errors":null,"metadata":{"requestId":"x"}}`)
 }
 
+// shops authenticates the tokens it lists as callers of their e-shops;
+// any other token is invalid (its writes lock per token).
+type shops map[string]int
+
+func (s shops) Identify(tok string, private bool) auth.Identity {
+	id, ok := s[tok]
+	if !ok {
+		return auth.Identity{Err: sandbox.Errorf(sandbox.KindUnauthorized, sandbox.CodeInvalidToken, "access-token", "unknown")}
+	}
+	t := &auth.Token{Token: tok, EshopID: id, Kind: auth.KindPrivate, AllGroups: true}
+	return auth.Identity{Token: t, Principal: &auth.Principal{Token: t}}
+}
+
+// serve runs the limiter in a real server pipeline, with h answering
+// every call in place of the endpoints; the routes only name operations.
 func serve(t *testing.T, l *Limiter, h http.Handler) *httptest.Server {
+	return serveShops(t, l, h, nil)
+}
+
+func serveShops(t *testing.T, l *Limiter, h http.Handler, tokens shops) *httptest.Server {
 	t.Helper()
-	ts := httptest.NewServer(l.Middleware(h))
+	answer := api.Decorator{Stage: api.StageProcess, Name: "answer", Wrap: func(http.Handler) http.Handler { return h }}
+	srv := api.NewServer(api.Options{Headers: headers, Auth: tokens, Decorators: append(l.Decorators(), answer)})
+	none := func(*api.Request) (any, error) { return nil, nil }
+	if err := srv.HandleRoutes([]api.Route{
+		{Operation: "GetListOfOrders", Method: "GET", Path: "/api/orders", Handler: none},
+		{Operation: "GetListOfProducts", Method: "GET", Path: "/api/products", Handler: none},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
 	return ts
 }
@@ -128,11 +158,8 @@ func TestPerIPLimit(t *testing.T) {
 // URL is free again.
 func TestIdenticalWriteDuringProcessingGets423(t *testing.T) {
 	l := New(sandbox.DefaultLimits(), sandbox.NewClock(), headers)
-	l.EshopOf = func(tok string) (int, bool) {
-		return map[string]int{"a1": 1, "a2": 1, "b1": 2}[tok], true
-	}
 	g := newGate()
-	ts := serve(t, l, g)
+	ts := serveShops(t, l, g, shops{"a1": 1, "a2": 1, "b1": 2})
 	first := make(chan result)
 	go func() { first <- do(t, ts, "PATCH", "/api/products/p1", "a1") }()
 	<-g.entered
@@ -240,12 +267,6 @@ func TestMaintenanceAndDeprecation(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	clock := sandbox.NewFrozenClock(t0)
 	l := New(sandbox.DefaultLimits(), clock, headers)
-	l.Operation = func(r *http.Request) string {
-		if r.URL.Path == "/api/orders" {
-			return "GetListOfOrders"
-		}
-		return ""
-	}
 	ts := serve(t, l, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(200) }))
 	l.SetMaintenance(&Maintenance{Until: t0.Add(10 * time.Minute)})
 	r := do(t, ts, "GET", "/api/orders", "tok")

@@ -116,18 +116,22 @@ type Call struct {
 func (s *Server) Do(c Call) *Response {
 	s.t.Helper()
 	var body io.Reader
+	var sent []byte
 	switch b := c.Body.(type) {
 	case nil:
 	case []byte:
-		body = bytes.NewReader(b)
+		sent = b
 	case string:
-		body = bytes.NewReader([]byte(b))
+		sent = []byte(b)
 	default:
 		raw, err := json.Marshal(b)
 		if err != nil {
 			s.t.Fatalf("marshal body: %v", err)
 		}
-		body = bytes.NewReader(raw)
+		sent = raw
+	}
+	if c.Body != nil {
+		body = bytes.NewReader(sent)
 	}
 	method := c.Method
 	if method == "" {
@@ -162,7 +166,7 @@ func (s *Server) Do(c Call) *Response {
 	if err != nil {
 		s.t.Fatalf("read body: %v", err)
 	}
-	out := &Response{Status: resp.StatusCode, Header: resp.Header, Body: raw, Operation: s.App.Server.Operation(req)}
+	out := &Response{Status: resp.StatusCode, Header: resp.Header, Body: raw, Operation: s.App.Server.Operation(req, sent)}
 	if len(raw) > 0 && raw[0] == '{' {
 		if err := json.Unmarshal(raw, &out.Env); err != nil {
 			s.t.Fatalf("%s %s: body is not an envelope: %v\n%s", method, c.Path, err, raw)

@@ -1,11 +1,8 @@
 package scenario
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
@@ -54,7 +51,7 @@ func (e *Engine) apply(f *Fault, w http.ResponseWriter, r *http.Request, next ht
 	case f.Job != nil:
 		e.mark(f, r)
 		if e.d.ArmJob != nil {
-			e.d.ArmJob(e.eshopOf(r), f.Job.Outcome)
+			e.d.ArmJob(api.CallOf(r).EshopID(), f.Job.Outcome)
 		}
 		next.ServeHTTP(w, r)
 	case f.FillBucket:
@@ -154,10 +151,11 @@ func (e *Engine) respond(w http.ResponseWriter, r *http.Request, rs *Respond) {
 // 401 expired-token from now on). It reports whether it expired the token
 // on this call.
 func (e *Engine) expireToken(f *Fault, r *http.Request) bool {
-	tok := r.Header.Get(e.d.Headers.AccessToken)
-	if tok == "" {
-		tok = r.Header.Get(e.d.Headers.PrivateToken)
+	c := api.CallOf(r)
+	if c == nil {
+		return false
 	}
+	tok, _ := c.Token()
 	if tok == "" {
 		return false
 	}
@@ -169,46 +167,13 @@ func (e *Engine) expireToken(f *Fault, r *http.Request) bool {
 	if n != f.ExpireToken.After+1 {
 		return false
 	}
-	err := e.d.Store.Update(func(tx *store.Tx) error { return ExpireTokenNow(tx, tok) })
+	err := e.d.Store.Update(func(tx *store.Tx) error { return auth.ExpireTokenNow(tx, tok) })
 	if err != nil {
 		if !errors.Is(err, sandbox.ErrNotFound) {
 			e.d.Log.Error("scenario: expire token", "fault", f.Name, "err", err)
 		}
 		return false
 	}
+	c.Reidentify() // the endpoint must see the token expired
 	return true
-}
-
-// ExpireTokenNow sets a stored token's expiry to the sandbox's now,
-// keeping every other field of the record (and the store's retention).
-func ExpireTokenNow(tx *store.Tx, tok string) error {
-	raw, err := tx.Get(store.Global, auth.TokensCollection, tok)
-	if err != nil {
-		return err
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return fmt.Errorf("token record: %w", err)
-	}
-	var retain time.Time
-	if v, ok := m["_expiresAt"]; ok {
-		if sec, err := strconv.ParseInt(string(v), 10, 64); err == nil {
-			retain = time.Unix(sec, 0)
-		}
-	}
-	now, err := json.Marshal(tx.Now())
-	if err != nil {
-		return err
-	}
-	m["expiresAt"] = now
-	out, err := json.Marshal(m)
-	if err != nil {
-		return err
-	}
-	if retain.IsZero() {
-		_, err = tx.Put(store.Global, auth.TokensCollection, tok, out)
-	} else {
-		_, err = tx.PutExpiring(store.Global, auth.TokensCollection, tok, out, retain)
-	}
-	return err
 }

@@ -1,17 +1,13 @@
 package scenario
 
 import (
-	"encoding/json"
 	"log/slog"
 	"net/http"
-	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
-	"github.com/eshop-sandbox/sandbox/sandbox/auth"
 	"github.com/eshop-sandbox/sandbox/sandbox/bus"
 	"github.com/eshop-sandbox/sandbox/sandbox/limits"
 	"github.com/eshop-sandbox/sandbox/sandbox/store"
@@ -26,8 +22,6 @@ type Deps struct {
 	Bus     *bus.Bus
 	Store   *store.Store
 	Log     *slog.Logger
-	// Operation names the route a request takes ("" for none).
-	Operation func(*http.Request) string
 	// Limits is the live limiter (fill the bucket, hold a lock, open a
 	// maintenance window).
 	Limits *limits.Limiter
@@ -91,10 +85,18 @@ func (e *Engine) Reset() {
 	e.expiries = map[string]int{}
 }
 
+// Decorator is the fault engine's place in the server's pipeline: once
+// the body has been read and the write lock taken, just before the
+// endpoint, so faults match the final route (a PUT sent as POST included).
+func (e *Engine) Decorator() api.Decorator {
+	return api.Decorator{Stage: api.StageProcess, Name: "faults", Wrap: e.Middleware}
+}
+
 // Middleware applies faults to every call except the control plane's.
 func (e *Engine) Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/_sandbox" || strings.HasPrefix(r.URL.Path, "/_sandbox/") {
+		c := api.CallOf(r)
+		if c == nil || c.Area == api.AreaControl {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -106,7 +108,7 @@ func (e *Engine) Middleware(next http.Handler) http.Handler {
 				return
 			}
 		} else if len(e.matcher.faults) > 0 {
-			f = e.matcher.Pick(e.facts(r))
+			f = e.matcher.Pick(e.facts(r, c))
 		}
 		if f == nil {
 			next.ServeHTTP(w, r)
@@ -146,81 +148,31 @@ func (e *Engine) callFaultNames() []string {
 	return out
 }
 
-var eshopPathRE = regexp.MustCompile(`^/eshops/([0-9]+)(/|$)`)
-
-// facts gathers what the faults match on. The e-shop of a token is read
-// from the store without judging the token (an expired token still
-// belongs to its e-shop).
-func (e *Engine) facts(r *http.Request) Facts {
-	c := Facts{Method: r.Method, Path: r.URL.Path, Header: r.Header}
-	if t := r.Header.Get(e.d.Headers.AccessToken); t != "" {
-		c.Token, c.TokenKind = t, auth.KindAddon
-	} else if t := r.Header.Get(e.d.Headers.PrivateToken); t != "" {
-		c.Token, c.TokenKind = t, auth.KindPrivate
+// facts gathers what the faults match on, from what the server resolved.
+// The e-shop of a token is known even when the token may not call (an
+// expired token still belongs to its e-shop).
+func (e *Engine) facts(r *http.Request, c *api.Call) Facts {
+	f := Facts{Method: r.Method, Path: r.URL.Path, Header: r.Header, Operation: c.Operation()}
+	f.Token, _ = c.Token()
+	f.TokenKind = c.TokenHeaderKind()
+	if e.needs.eshop {
+		f.Eshop = c.EshopID()
 	}
-	if e.needs.operation && e.d.Operation != nil {
-		c.Operation = e.d.Operation(r)
-	}
-	if m := eshopPathRE.FindStringSubmatch(r.URL.Path); m != nil {
-		c.Eshop, _ = strconv.Atoi(m[1])
-	} else if e.needs.eshop && c.Token != "" {
-		c.Eshop = e.tokenEshop(c.Token)
-	}
-	return c
-}
-
-// eshopOf is the e-shop a call acts on: from an e-shop page's path, or
-// from its token (0 when neither tells).
-func (e *Engine) eshopOf(r *http.Request) int {
-	if m := eshopPathRE.FindStringSubmatch(r.URL.Path); m != nil {
-		id, _ := strconv.Atoi(m[1])
-		return id
-	}
-	tok := r.Header.Get(e.d.Headers.AccessToken)
-	if tok == "" {
-		tok = r.Header.Get(e.d.Headers.PrivateToken)
-	}
-	if tok == "" {
-		return 0
-	}
-	return e.tokenEshop(tok)
-}
-
-func (e *Engine) tokenEshop(tok string) int {
-	id := 0
-	_ = e.d.Store.View(func(tx *store.Tx) error {
-		raw, err := tx.Get(store.Global, auth.TokensCollection, tok)
-		if err != nil {
-			return err
-		}
-		var t auth.Token
-		if json.Unmarshal(raw, &t) == nil {
-			id = t.EshopID
-		}
-		return nil
-	})
-	return id
+	return f
 }
 
 // mark tells the traffic recorder and the bus that a fault acted on the
 // call.
 func (e *Engine) mark(f *Fault, r *http.Request) {
-	if ci := api.CallInfoOf(r); ci != nil {
-		ci.Fault = f.Name
-		// A call answered here never reaches the router, which would
+	if c := api.CallOf(r); c != nil {
+		c.Fault = f.Name
+		// A call answered here never reaches the endpoint, which would
 		// otherwise tell the recorder these.
-		if ci.Operation == "" && e.d.Operation != nil {
-			ci.Operation = e.d.Operation(r)
+		if c.TokenKind == "" {
+			c.TokenKind = c.TokenHeaderKind()
 		}
-		if ci.TokenKind == "" {
-			if r.Header.Get(e.d.Headers.AccessToken) != "" {
-				ci.TokenKind = auth.KindAddon
-			} else if r.Header.Get(e.d.Headers.PrivateToken) != "" {
-				ci.TokenKind = auth.KindPrivate
-			}
-		}
-		if ci.Eshop == 0 {
-			ci.Eshop = e.eshopOf(r)
+		if c.Eshop == 0 {
+			c.Eshop = c.EshopID()
 		}
 	}
 	if e.d.Bus != nil {

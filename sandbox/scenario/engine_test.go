@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -90,38 +89,37 @@ func newRig(t *testing.T, scenarioYAML string) *rig {
 		}
 	})
 	r.engine = NewEngine(Deps{Clock: r.clock, Headers: testHeaders, Bus: r.bus, Store: st,
-		Operation: func(req *http.Request) string {
-			if strings.HasPrefix(req.URL.Path, "/api/orders") {
-				return "GetListOfOrders"
-			}
-			return ""
-		},
 		Limits: r.lim,
 		ArmJob: func(eshop int, mode string) {
 			r.mu.Lock()
 			r.armed = append(r.armed, mode+"@"+strconv.Itoa(eshop))
 			r.mu.Unlock()
 		}}, sc)
-	authn := &auth.Authenticator{Store: st, Headers: testHeaders}
-	inner := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		if strings.HasPrefix(req.URL.Path, "/api/") {
-			if _, err := authn.Authenticate(req); err != nil {
-				api.WriteError(w, req, testHeaders, err)
-				return
-			}
-		}
-		_ = api.WriteEnvelope(w, req, testHeaders, http.StatusOK, map[string]any{"ok": true}, nil)
+	observe := api.Decorator{Stage: api.StageObserve, Name: "marks", Wrap: func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			defer func() {
+				r.mu.Lock()
+				r.marks = append(r.marks, api.CallOf(req).Fault)
+				r.mu.Unlock()
+			}()
+			next.ServeHTTP(w, req)
+		})
+	}}
+	srv := api.NewServer(api.Options{Headers: testHeaders, Auth: &auth.Authenticator{Store: st, Headers: testHeaders},
+		Decorators: append([]api.Decorator{observe, r.engine.Decorator()}, r.lim.Decorators()...)})
+	ok := func(*api.Request) (any, error) { return map[string]any{"ok": true}, nil }
+	err = srv.HandleRoutes([]api.Route{
+		{AnyToken: true, Operation: "GetListOfOrders", Method: "GET", Path: "/api/orders", Group: "Orders", Handler: ok},
+		{AnyToken: true, Operation: "GetListOfProducts", Method: "GET", Path: "/api/products", Group: "Products", Handler: ok},
+		{AnyToken: true, Operation: "UpdateOrderStatus", Method: "PATCH", Path: "/api/orders/{code}/status", Group: "Orders", Handler: ok},
+		{AnyToken: true, Operation: "GetListOfAllProducts", Method: "POST", Path: "/api/products/snapshot", Group: "Products", Handler: ok},
+		{Operation: "sandbox.health", Method: "GET", Path: "/_sandbox/health", Public: true, NoContentType: true, Handler: ok},
+		{Operation: "oauth.getAccessToken", Method: "GET", Path: "/eshops/{eshopId:[0-9]+}/action/ApiOAuthServer/getAccessToken", Public: true, NoContentType: true, Handler: ok},
 	})
-	chain := r.lim.Middleware(r.engine.Middleware(inner))
-	r.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		req, info := api.WithCallInfo(req)
-		defer func() {
-			r.mu.Lock()
-			r.marks = append(r.marks, info.Fault)
-			r.mu.Unlock()
-		}()
-		chain.ServeHTTP(w, req)
-	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.srv = httptest.NewServer(srv)
 	t.Cleanup(r.srv.Close)
 	return r
 }
@@ -495,42 +493,5 @@ faults:
 	// Calls never trigger webhook faults.
 	if a := r.do("GET", "/api/orders", tokPrivate); a.status != 200 {
 		t.Fatalf("call: %d", a.status)
-	}
-}
-
-func TestExpireTokenNowKeepsRetention(t *testing.T) {
-	clock := sandbox.NewFrozenClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
-	st, err := store.Open(store.Options{Clock: clock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	retain := clock.Now().Add(48 * time.Hour)
-	err = st.Update(func(tx *store.Tx) error {
-		_, err := tx.PutExpiring(store.Global, auth.TokensCollection, "t1", []byte(`{"token":"t1","eshopId":1,"kind":"addon","grant":"g7"}`), retain)
-		if err != nil {
-			return err
-		}
-		return ExpireTokenNow(tx, "t1")
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_ = st.View(func(tx *store.Tx) error {
-		raw, err := tx.Get(store.Global, auth.TokensCollection, "t1")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !strings.Contains(string(raw), `"grant":"g7"`) || !strings.Contains(string(raw), `"_expiresAt":`+jsonNum(int(retain.Unix()))) {
-			t.Fatalf("record lost fields or retention: %s", raw)
-		}
-		_, err = auth.Lookup(tx, "t1")
-		if sandbox.AsError(err).Code != sandbox.CodeExpiredToken {
-			t.Fatalf("lookup after expiry: %v", err)
-		}
-		return nil
-	})
-	if err := st.Update(func(tx *store.Tx) error { return ExpireTokenNow(tx, "missing") }); !errors.Is(err, sandbox.ErrNotFound) {
-		t.Fatalf("missing token: %v", err)
 	}
 }

@@ -389,3 +389,14 @@ func removeTopField(doc []byte, field string) []byte {
 	}
 	return out
 }
+
+// ExpiresAt reads when a stored document expires (ok false for a record
+// that never does), for owners of expiring records who keep the expiry
+// when they write a record back.
+func ExpiresAt(doc []byte) (at time.Time, ok bool) {
+	v := gjson.GetBytes(doc, "_expiresAt")
+	if !v.Exists() {
+		return time.Time{}, false
+	}
+	return time.Unix(v.Int(), 0), true
+}

@@ -1,36 +1,22 @@
 package surface
 
 import (
-	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
-	"regexp"
-	"strings"
 
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/shape"
 	"github.com/eshop-sandbox/sandbox/schemas"
 )
 
-// putAsPost knows the reference's PUT endpoints. The client SDK sends
-// them as POST (reference README, "Encoding quirks"), so a POST to one of
-// their paths is taken as the PUT when the path has no POST endpoint, or
-// when the body's data holds the PUT's fields and not the POST's
-// (POST /api/products/{guid}/gifts adds one gift; with giftCodes it is
-// SetGiftsToProduct).
-type putAsPost struct {
-	routes []putRoute
-}
-
-type putRoute struct {
-	re       *regexp.Regexp
-	hasPost  bool
-	putKeys  map[string]bool
-	postKeys map[string]bool
-}
-
-func newPutAsPost() (*putAsPost, error) {
+// PutAsPost lists the reference's PUT endpoints as aliases: the client
+// library sends them as POST (reference README, "Encoding quirks"), so a
+// POST to one of their paths is the PUT when the path has no POST
+// endpoint, or when the body's data holds the PUT's fields and not the
+// POST's (POST /api/products/{guid}/gifts adds one gift; with giftCodes
+// it is SetGiftsToProduct). They are routes of the PUT's operation, so
+// rights, faults, traffic rows and deprecations name the PUT.
+func PutAsPost() (map[string][]api.Alias, error) {
 	cat, err := schemas.LoadCatalogue()
 	if err != nil {
 		return nil, err
@@ -41,18 +27,18 @@ func newPutAsPost() (*putAsPost, error) {
 			posts[e.Path] = e.Operation
 		}
 	}
-	p := &putAsPost{}
+	out := map[string][]api.Alias{}
 	for _, e := range cat.Endpoints {
 		if e.Method != http.MethodPut {
 			continue
 		}
-		rt := putRoute{re: pathPattern(e.Path), putKeys: keys(e.Operation)}
+		a := api.Alias{Method: http.MethodPost, Path: e.Path}
 		if op, ok := posts[e.Path]; ok {
-			rt.hasPost, rt.postKeys = true, keys(op)
+			a.When = bodyOf(keys(e.Operation), keys(op))
 		}
-		p.routes = append(p.routes, rt)
+		out[e.Operation] = append(out[e.Operation], a)
 	}
-	return p, nil
+	return out, nil
 }
 
 // keys lists the data fields of an operation's request.
@@ -64,52 +50,21 @@ func keys(op string) map[string]bool {
 	return out
 }
 
-var varRe = regexp.MustCompile(`\{[^/}]+\}`)
-
-func pathPattern(path string) *regexp.Regexp {
-	parts := varRe.Split(path, -1)
-	for i, p := range parts {
-		parts[i] = regexp.QuoteMeta(p)
-	}
-	return regexp.MustCompile("^" + strings.Join(parts, "[^/]+") + "$")
-}
-
-// Middleware rewrites such a POST into the PUT before routing.
-func (s *Surface) Middleware(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost {
-			for _, rt := range s.put.routes {
-				if rt.re.MatchString(r.URL.Path) && s.put.isPut(rt, r) {
-					r.Method = http.MethodPut
-					break
-				}
-			}
+// bodyOf decides for a POST on a path with both methods: the PUT when the
+// body's data holds a field of the PUT's and none of the POST's.
+func bodyOf(putKeys, postKeys map[string]bool) func(body []byte) bool {
+	return func(raw []byte) bool {
+		var body struct {
+			Data map[string]json.RawMessage `json:"data"`
 		}
-		next.ServeHTTP(w, r)
-	})
-}
-
-// isPut decides for a POST on a path with both methods by the body's data
-// keys; the body is put back for the handler.
-func (p *putAsPost) isPut(rt putRoute, r *http.Request) bool {
-	if !rt.hasPost {
-		return true
+		if json.Unmarshal(raw, &body) != nil {
+			return false
+		}
+		put, post := false, false
+		for k := range body.Data {
+			put = put || putKeys[k]
+			post = post || postKeys[k]
+		}
+		return put && !post
 	}
-	raw, err := io.ReadAll(io.LimitReader(r.Body, api.MaxBodyBytes+1))
-	r.Body = io.NopCloser(bytes.NewReader(raw))
-	if err != nil {
-		return false
-	}
-	var body struct {
-		Data map[string]json.RawMessage `json:"data"`
-	}
-	if json.Unmarshal(raw, &body) != nil {
-		return false
-	}
-	put, post := false, false
-	for k := range body.Data {
-		put = put || rt.putKeys[k]
-		post = post || rt.postKeys[k]
-	}
-	return put && !post
 }

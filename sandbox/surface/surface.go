@@ -36,7 +36,6 @@ type Surface struct {
 	d        Deps
 	Engine   *crud.Engine
 	handlers map[string]api.HandlerFunc
-	put      *putAsPost
 }
 
 // New builds the surface. It fails when a table row names an action no
@@ -67,11 +66,7 @@ func New(d Deps) (*Surface, error) {
 			}
 		}
 	}
-	put, err := newPutAsPost()
-	if err != nil {
-		return nil, err
-	}
-	return &Surface{d: d, Engine: e, handlers: h, put: put}, nil
+	return &Surface{d: d, Engine: e, handlers: h}, nil
 }
 
 // servedElsewhere are table actions served by packages outside the

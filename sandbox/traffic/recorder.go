@@ -170,6 +170,12 @@ func (r *Recorder) Snapshot(since int64, limit int) []Event {
 	return r.hist.snapshot(since, limit)
 }
 
+// Decorator is the recorder's place in the server's pipeline: outermost,
+// so it sees every answer as sent, refusals included.
+func (r *Recorder) Decorator() api.Decorator {
+	return api.Decorator{Stage: api.StageObserve, Name: "traffic", Wrap: r.Middleware}
+}
+
 // Middleware records every request except the traffic endpoints' own,
 // and serves the live stream (which must own its connection).
 func (r *Recorder) Middleware(next http.Handler) http.Handler {
@@ -195,14 +201,14 @@ func (r *Recorder) Middleware(next http.Handler) http.Handler {
 func (r *Recorder) record(next http.Handler, w http.ResponseWriter, req *http.Request) {
 	began := time.Now() // wall time: a duration, not sandbox time
 	at := r.d.Clock.Now()
-	req, info := api.WithCallInfo(req)
+	info := api.CallOf(req)
+	if info == nil { // outside the server (tests of the recorder alone)
+		info = &api.Call{}
+		req = api.WithCall(req, info)
+	}
 	reqHeader := req.Header.Clone()
 	if req.Host != "" {
 		reqHeader.Set("Host", req.Host)
-	}
-	reqBody := &capBuffer{limit: r.o.BodyLimit}
-	if req.Body != nil && req.Body != http.NoBody {
-		req.Body = readPrefix(req.Body, reqBody)
 	}
 	rec := &recorder{ResponseWriter: w, body: capBuffer{limit: r.o.BodyLimit}}
 	finished := false
@@ -214,6 +220,10 @@ func (r *Recorder) record(next http.Handler, w http.ResponseWriter, req *http.Re
 				status = http.StatusInternalServerError
 			}
 		}
+		// The body as the server read it, once the call was admitted; a
+		// call refused before that shows none (only its announced size).
+		reqBody := &capBuffer{limit: r.o.BodyLimit}
+		reqBody.write(info.Body())
 		reqSize := reqBody.total
 		if req.ContentLength > reqSize {
 			reqSize = req.ContentLength
@@ -226,7 +236,7 @@ func (r *Recorder) record(next http.Handler, w http.ResponseWriter, req *http.Re
 			TokenKind:    info.TokenKind,
 			Method:       req.Method,
 			Path:         req.URL.RequestURI(),
-			Operation:    info.Operation,
+			Operation:    info.Operation(),
 			Fault:        info.Fault,
 			Status:       status,
 			ReqHeader:    reqHeader,

@@ -1,0 +1,89 @@
+package api
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+)
+
+// MaxBodyBytes caps request bodies, for every route: a larger body answers
+// 413 too-many-entities and is not read further.
+const MaxBodyBytes = 8 << 20
+
+// readBody reads the request body once, when the request has been
+// admitted and processing starts, as a proxy that buffers bodies in front
+// of the real service would: at most MaxBodyBytes (413 beyond), within the
+// body timeout (a stalled body answers 408 and the connection is closed).
+// Handlers get it from the call (Request.Body, Request.RawBody); the
+// request's Body reads it again for the few that parse forms.
+func (s *Server) readBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c := CallOf(r)
+		if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
+			c.bodyRead = true
+			next.ServeHTTP(w, r)
+			return
+		}
+		if r.ContentLength > MaxBodyBytes {
+			w.Header().Set("Connection", "close")
+			s.writeError(w, r, tooLarge())
+			return
+		}
+		rc := http.NewResponseController(w)
+		deadline := rc.SetReadDeadline(time.Now().Add(s.bodyTimeout)) == nil
+		waitingForBody(r.Context(), true)
+		raw, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
+		waitingForBody(r.Context(), false)
+		if deadline {
+			_ = rc.SetReadDeadline(time.Time{})
+		}
+		switch {
+		case isTimeout(err):
+			w.Header().Set("Connection", "close")
+			s.writeError(w, r, sandbox.Errorf(sandbox.KindTimeout, sandbox.CodeRequestTimeout, "body",
+				"The request body did not arrive within %s; the connection is closed.", s.bodyTimeout))
+			return
+		case err != nil:
+			w.Header().Set("Connection", "close")
+			s.writeError(w, r, sandbox.Unprocessable(sandbox.CodeInvalidJSON, "body", "The request body could not be read: %s.", bodyReadError(err)))
+			return
+		case len(raw) > MaxBodyBytes:
+			w.Header().Set("Connection", "close")
+			s.writeError(w, r, tooLarge())
+			return
+		}
+		c.body, c.bodyRead = raw, true
+		r.Body = io.NopCloser(bytes.NewReader(raw))
+		next.ServeHTTP(w, r)
+	})
+}
+
+func tooLarge() error {
+	return sandbox.Errorf(sandbox.KindTooLarge, sandbox.CodeTooManyEntities, "body",
+		"The request body is larger than %d MiB.", MaxBodyBytes>>20)
+}
+
+func isTimeout(err error) bool {
+	if err == nil {
+		return false
+	}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return true
+	}
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// bodyReadError says why a body could not be read without internals.
+func bodyReadError(err error) string {
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return "the connection ended before the whole body arrived"
+	}
+	return "the body is malformed (" + truncate(err.Error(), 80) + ")"
+}

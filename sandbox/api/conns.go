@@ -1,0 +1,164 @@
+package api
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// ConnGuard keeps the sandbox answering while clients hold connections
+// open without using them. Each connection costs a file descriptor; once
+// the process runs out, it cannot accept anything (accept4: too many open
+// files), not even a health check. The guard caps the open connections
+// below the process's limit, and when a new connection arrives at the
+// cap it closes the one that has waited longest without progress: an idle
+// keep-alive connection, one whose request headers have not arrived, or
+// one whose request body is stalled. A connection whose request is being
+// processed is never closed.
+//
+// Use it as the listener wrapper (Listen), and as the http.Server's
+// ConnState and ConnContext hooks.
+type ConnGuard struct {
+	max int
+
+	mu    sync.Mutex
+	conns map[net.Conn]*connEntry
+	// Evicted counts the connections closed to make room.
+	evicted int
+}
+
+// connEntry is what the guard knows of one connection.
+type connEntry struct {
+	conn    net.Conn
+	state   http.ConnState
+	since   time.Time // when it entered its state, or started waiting for a body
+	waiting bool      // a request body is being read
+	g       *ConnGuard
+}
+
+// NewConnGuard caps open connections at n (at least 1).
+func NewConnGuard(n int) *ConnGuard {
+	return &ConnGuard{max: max(n, 1), conns: map[net.Conn]*connEntry{}}
+}
+
+// Max is the cap on open connections.
+func (g *ConnGuard) Max() int { return g.max }
+
+// Evicted is how many connections the guard closed to make room.
+func (g *ConnGuard) Evicted() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.evicted
+}
+
+// Listen wraps a listener so that every accepted connection is tracked.
+func (g *ConnGuard) Listen(l net.Listener) net.Listener { return &guardedListener{Listener: l, g: g} }
+
+type guardedListener struct {
+	net.Listener
+	g *ConnGuard
+}
+
+// Accept takes the next connection, making room for it first when the
+// cap is reached.
+func (l *guardedListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	l.g.add(c)
+	return c, nil
+}
+
+func (g *ConnGuard) add(c net.Conn) {
+	g.mu.Lock()
+	var victim *connEntry
+	if len(g.conns) >= g.max {
+		for _, e := range g.conns {
+			if !e.evictable() {
+				continue
+			}
+			if victim == nil || e.since.Before(victim.since) {
+				victim = e
+			}
+		}
+		if victim != nil {
+			delete(g.conns, victim.conn)
+			g.evicted++
+		}
+	}
+	g.conns[c] = &connEntry{conn: c, state: http.StateNew, since: time.Now(), g: g}
+	g.mu.Unlock()
+	if victim != nil {
+		_ = victim.conn.Close()
+	}
+}
+
+// evictable reports whether closing the connection loses no work in
+// progress. Callers hold the guard's lock.
+func (e *connEntry) evictable() bool {
+	switch e.state {
+	case http.StateNew, http.StateIdle:
+		return true
+	case http.StateActive:
+		return e.waiting
+	}
+	return false
+}
+
+// ConnState tracks the connection's state (the http.Server hook).
+func (g *ConnGuard) ConnState(c net.Conn, s http.ConnState) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	switch s {
+	case http.StateClosed, http.StateHijacked:
+		delete(g.conns, c)
+		return
+	}
+	if e := g.conns[c]; e != nil {
+		e.state, e.since, e.waiting = s, time.Now(), false
+	}
+}
+
+type connKey struct{}
+
+// ConnContext lets a request find its connection's entry (the http.Server
+// hook), so reading a body can mark the connection as waiting.
+func (g *ConnGuard) ConnContext(ctx context.Context, c net.Conn) context.Context {
+	g.mu.Lock()
+	e := g.conns[c]
+	g.mu.Unlock()
+	if e == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, connKey{}, e)
+}
+
+// waitingForBody marks the request's connection as waiting for its body
+// (evictable) or not.
+func waitingForBody(ctx context.Context, on bool) {
+	e, _ := ctx.Value(connKey{}).(*connEntry)
+	if e == nil {
+		return
+	}
+	e.g.mu.Lock()
+	defer e.g.mu.Unlock()
+	if e.state == http.StateActive {
+		e.waiting, e.since = on, time.Now()
+	}
+}
+
+// connsFor is the connection cap for an open-file limit: a quarter of it
+// (at least 64 files, at most 1024) stays free for everything else.
+func connsFor(files uint64) int {
+	if files > 1<<20 {
+		files = 1 << 20
+	}
+	reserve := min(max(files/4, 64), 1024)
+	if files <= reserve+16 {
+		return 16
+	}
+	return int(files - reserve)
+}

@@ -1,0 +1,106 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+)
+
+// HandlerFunc is what behaviour packages write: it returns the envelope's
+// data (or a *Result, *Raw) or an error, never touching the ResponseWriter.
+type HandlerFunc func(r *Request) (any, error)
+
+// Route is one endpoint. Method, Path and Group come from the reference
+// catalogue (or the sandbox's own control plane and e-shop pages);
+// Operation is the stable name that rights, faults, traffic rows, logs and
+// deprecations use.
+type Route struct {
+	Operation string
+	Method    string
+	Path      string
+	Group     string
+	Handler   HandlerFunc
+	// Public routes skip token authentication (control plane, e-shop pages,
+	// OAuth server endpoints).
+	Public bool
+	// NoContentType routes do not require the Content-Type header.
+	NoContentType bool
+	// AnyToken routes need a valid token but no right: every caller may
+	// ask which endpoints it may call (GET /api/system/endpoints).
+	AnyToken bool
+	// Aliases serve this same route (same operation, checks and handler)
+	// at other methods or paths: the spec's PATCH /orders/{code}/status,
+	// and PUT endpoints sent as POST by the client library.
+	Aliases []Alias
+}
+
+// Alias is another method and path a route answers at.
+type Alias struct {
+	Method string
+	Path   string
+	// When, if set, decides from the request body whether a request at this
+	// method and path is this route's; otherwise the route registered
+	// plainly at the same method and path takes it. POST
+	// /api/products/{guid}/gifts adds one gift, but with giftCodes in its
+	// data it is SetGiftsToProduct sent as POST.
+	When func(body []byte) bool
+}
+
+// Area is the part of the sandbox a route belongs to; it decides which
+// guards and limits apply.
+type Area int
+
+// The areas, by path.
+const (
+	// AreaOther holds downloads outside the API (job results, uploaded files).
+	AreaOther Area = iota
+	// AreaAPI is the service's API (/api/...): tokens, rights, limits, faults.
+	AreaAPI
+	// AreaControl is the sandbox's control plane (/_sandbox/...).
+	AreaControl
+	// AreaEshop holds an e-shop's own pages and OAuth server (/eshops/{id}/...).
+	AreaEshop
+)
+
+// String names the area for logs and messages.
+func (a Area) String() string {
+	switch a {
+	case AreaAPI:
+		return "api"
+	case AreaControl:
+		return "control"
+	case AreaEshop:
+		return "eshop"
+	}
+	return "other"
+}
+
+// AreaOf tells the area of a request path. Unknown paths under /api/ are
+// API calls too (they are counted by the limits and answered 404).
+func AreaOf(path string) Area {
+	switch {
+	case strings.HasPrefix(path, "/api/"):
+		return AreaAPI
+	case path == ControlPrefix || strings.HasPrefix(path, ControlPrefix+"/"):
+		return AreaControl
+	case strings.HasPrefix(path, "/eshops/"):
+		return AreaEshop
+	}
+	return AreaOther
+}
+
+// ControlPrefix is where the sandbox's control plane lives.
+const ControlPrefix = "/_sandbox"
+
+// Area is the area of the route, by its own path (an alias belongs to the
+// area of the route it serves).
+func (rt *Route) Area() Area { return AreaOf(rt.Path) }
+
+// changesState reports whether a method may change state; the control
+// plane guards such requests against cross-site use.
+func changesState(method string) bool {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
+		return false
+	}
+	return true
+}
