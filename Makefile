@@ -12,6 +12,7 @@ FUZZTIME ?= 4s
 FUZZ := \
 	./sandbox/api:FuzzDecodeJSON \
 	./sandbox/api:FuzzQuery \
+	./sandbox/api:FuzzEdges \
 	./sandbox/seed:FuzzFixtureFiles \
 	./sandbox/webhooks:FuzzVerify \
 	./sandbox/scenario:FuzzParse

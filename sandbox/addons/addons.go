@@ -32,6 +32,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/bus"
+	"github.com/eshop-sandbox/sandbox/sandbox/egress"
 	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/oauth"
 	"github.com/eshop-sandbox/sandbox/sandbox/store"
@@ -47,6 +48,9 @@ type Deps struct {
 	// reference operation name (system.Catalogue.Resolve).
 	Resolve func(string) (string, bool)
 	Log     *slog.Logger
+	// Egress refuses add-on URLs at the sandbox's own address; nil checks
+	// nothing (tests of the package alone).
+	Egress *egress.Guard
 }
 
 // Service owns add-on configuration, installs and life cycle.
@@ -66,6 +70,9 @@ func New(d Deps) *Service {
 	}
 	s := &Service{d: d, OAuth: oauth.New(d.Store, d.IDs, d.Site)}
 	s.Installer = newInstaller(s)
+	if d.Egress != nil {
+		s.Installer.Client = d.Egress.Client(0, false) // bounded by the install timeout
+	}
 	s.OAuth.Observe(s.Installer.observe)
 	return s
 }

@@ -1,6 +1,7 @@
 package addons
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -175,6 +176,11 @@ func (s *Service) Configure(eshopID int, name string, c Config) (*View, bool, er
 		if u.v != nil {
 			if err := checkURL(u.field, *u.v, u.empty); err != nil {
 				return nil, false, err
+			}
+			if s.d.Egress != nil && u.field != "redirectUri" { // the sandbox never calls redirectUri
+				if err := s.d.Egress.Check(context.Background(), *u.v); err != nil {
+					return nil, false, sandbox.Invalid(u.field, "Field %s: the sandbox cannot call %q: %v.", u.field, *u.v, err)
+				}
 			}
 		}
 	}

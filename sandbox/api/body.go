@@ -41,7 +41,14 @@ func (s *Server) readBody(next http.Handler) http.Handler {
 		raw, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
 		waitingForBody(r.Context(), false)
 		if deadline {
-			_ = rc.SetReadDeadline(time.Time{})
+			if err == nil && len(raw) <= MaxBodyBytes {
+				_ = rc.SetReadDeadline(time.Time{})
+			} else {
+				// The rest of the body is not wanted: a deadline in the past
+				// makes net/http close the connection at once instead of
+				// waiting to discard it.
+				_ = rc.SetReadDeadline(time.Now())
+			}
 		}
 		switch {
 		case isTimeout(err):

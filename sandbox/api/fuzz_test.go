@@ -2,6 +2,7 @@ package api
 
 import (
 	"errors"
+	"net"
 	"net/http/httptest"
 	"net/url"
 	"strings"
@@ -65,6 +66,40 @@ func FuzzQuery(f *testing.F) {
 			if k != "images" && k != "filteringParameters" {
 				t.Fatalf("unknown section %q accepted", k)
 			}
+		}
+	})
+}
+
+// FuzzEdges: the Host check and the route matcher take any host and path
+// without panicking; an allowed host is a loopback name or a configured
+// one, and an unclean path never reaches a route.
+func FuzzEdges(f *testing.F) {
+	for _, s := range [][2]string{{"127.0.0.1:8080", "/api/orders"}, {"[::1]", "/api//orders"}, {"LOCALHOST.", "/api/products/%2e%2e"},
+		{"evil.example", "/_sandbox/"}, {"[::ffff:127.0.0.1]:1", "/eshops/1001/"}, {"sandbox.test:8080", "/./"}, {"", "/api/orders/../x"}} {
+		f.Add(s[0], s[1])
+	}
+	hosts, err := NewHosts("127.0.0.1:8080", "http://sandbox.test:8080")
+	if err != nil {
+		f.Fatal(err)
+	}
+	m := newMatcher()
+	m.add([]*Route{{Operation: "a", Method: "GET", Path: "/api/orders"}, {Operation: "b", Method: "GET", Path: "/api/orders/{code}"},
+		{Operation: "c", Method: "GET", Path: "/eshops/{eshopId:[0-9]+}/"}, {Operation: "d", Method: "GET", Path: "/_sandbox/"}})
+	f.Fuzz(func(t *testing.T, host, path string) {
+		if hosts.Allows(host) && host != "" {
+			h := normalHost(hostOnly(host))
+			if ip := net.ParseIP(h); !(h == "localhost" || h == "sandbox.test" || h == "127.0.0.1" || (ip != nil && ip.IsLoopback())) {
+				t.Fatalf("Host %q (%q) allowed", host, h)
+			}
+		}
+		u, err := url.Parse("http://x" + path)
+		if err != nil || !strings.HasPrefix(path, "/") {
+			return
+		}
+		r := httptest.NewRequest("GET", "http://x/", nil)
+		r.URL = u
+		if es, _ := m.match(r); len(es) > 0 && !clean(u.Path) {
+			t.Fatalf("unclean path %q matched %s", u.Path, es[0].route.Operation)
 		}
 	})
 }

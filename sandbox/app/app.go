@@ -21,6 +21,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/auth"
 	"github.com/eshop-sandbox/sandbox/sandbox/bus"
 	"github.com/eshop-sandbox/sandbox/sandbox/control"
+	"github.com/eshop-sandbox/sandbox/sandbox/egress"
 	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/registry"
 	"github.com/eshop-sandbox/sandbox/sandbox/seed"
@@ -47,6 +48,7 @@ type App struct {
 	closeErr  error
 	listener  net.Listener
 	conns     *api.ConnGuard
+	egress    *egress.Guard
 	http      *http.Server
 	loader    *seed.Loader
 	ready     atomic.Bool
@@ -74,7 +76,7 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 	if clock == nil {
 		clock = sandbox.NewClock()
 	}
-	a := &App{Config: cfg, Clock: clock, Log: log, Site: &eshop.Site{}, served: make(chan error, 1)}
+	a := &App{Config: cfg, Clock: clock, Log: log, Site: &eshop.Site{}, served: make(chan error, 1), egress: &egress.Guard{}}
 	defer func() {
 		if err != nil {
 			_ = a.Close(context.Background())
@@ -107,7 +109,7 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 	headers := sandbox.NewHeaders(cfg.HeaderPrefix)
 	ids := sandbox.NewIDs(cfg.Seed)
 	deps := &Deps{Config: cfg, Store: a.Store, Bus: a.Bus, Clock: clock, Site: a.Site, Catalogue: a.Catalogue,
-		Schemas: a.Schemas, Registry: reg, IDs: ids, Headers: headers, Log: log}
+		Schemas: a.Schemas, Registry: reg, IDs: ids, Headers: headers, Log: log, Egress: a.egress}
 	handlers := map[string]api.HandlerFunc{}
 	aliases := map[string][]api.Alias{}
 	var extra []api.Route
@@ -161,6 +163,7 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 	if a.listener, err = net.Listen("tcp", cfg.Addr); err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
+	a.egress.Bind(a.listener.Addr(), cfg.PublicURL)
 	a.Site.BaseURL = strings.TrimSuffix(cfg.PublicURL, "/")
 	if a.Site.BaseURL == "" {
 		a.Site.BaseURL = "http://" + ReachableAddr(a.listener.Addr())
@@ -245,6 +248,10 @@ func ReachableAddr(a net.Addr) string {
 	}
 	return net.JoinHostPort(host, port)
 }
+
+// ListenURL is the URL of the listener itself, reachable from this
+// machine (the base URL may be a public URL that only resolves elsewhere).
+func (a *App) ListenURL() string { return "http://" + ReachableAddr(a.listener.Addr()) }
 
 // Exposed reports whether the sandbox listens beyond this machine (an
 // address that is not loopback), which `sandbox up` warns about.

@@ -2,9 +2,9 @@ package app
 
 import (
 	"context"
-	"net/http"
 	"time"
 
+	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/files"
 	"github.com/eshop-sandbox/sandbox/sandbox/jobs"
 	"github.com/eshop-sandbox/sandbox/sandbox/templates"
@@ -23,7 +23,12 @@ func clockModule(d *Deps) (*Module, error) {
 }
 
 func webhooksModule(d *Deps) (*Module, error) {
+	timeout := d.Config.WebhookTimeout
+	if timeout <= 0 {
+		timeout = sandbox.DefaultWebhookTimeout
+	}
 	disp := &webhooks.Dispatcher{Store: d.Store, Bus: d.Bus, Clock: d.Clock, Headers: d.Headers, Log: d.Log,
+		Client:  d.Egress.Client(timeout, true),
 		Options: webhooks.Options{Attempts: d.Config.WebhookAttempts, Backoff: d.Config.WebhookBackoff, Timeout: d.Config.WebhookTimeout}}
 	cat, err := schemas.LoadCatalogue()
 	if err != nil {
@@ -31,25 +36,24 @@ func webhooksModule(d *Deps) (*Module, error) {
 	}
 	d.Bus.Hook(disp.Hook)
 	d.Webhooks = disp
-	svc := &webhooks.Service{Store: d.Store, IDs: d.IDs, Catalogue: webhooks.NewCatalogue(cat.Events), Dispatcher: disp}
+	svc := &webhooks.Service{Store: d.Store, IDs: d.IDs, Catalogue: webhooks.NewCatalogue(cat.Events), Dispatcher: disp, Egress: d.Egress}
 	return &Module{Name: "webhooks", Handlers: svc.Handlers(), Control: svc.Routes(),
 		Start:      func(context.Context) error { return disp.Start() },
 		Stop:       disp.Stop,
 		AfterReset: func() error { disp.Reset(); return nil }}, nil
 }
 
-// fetcher downloads sourceUrl and batch files for files and jobs.
-func fetcher() *files.Fetcher {
-	return &files.Fetcher{Client: &http.Client{Timeout: time.Minute}}
-}
+// fetcher downloads sourceUrl and batch files for files and jobs, never
+// from the sandbox itself.
+func fetcher(d *Deps) *files.Fetcher { return files.NewFetcher(d.Egress, time.Minute) }
 
 func filesModule(d *Deps) (*Module, error) {
-	svc := &files.Service{Store: d.Store, Site: d.Site, Fetcher: fetcher()}
+	svc := &files.Service{Store: d.Store, Site: d.Site, Fetcher: fetcher(d)}
 	return &Module{Name: "files", Handlers: svc.Handlers(), Eshop: svc.Routes()}, nil
 }
 
 func jobsModule(d *Deps) (*Module, error) {
-	f := fetcher()
+	f := fetcher(d)
 	svc := &jobs.Service{Store: d.Store, Clock: d.Clock, Bus: d.Bus, Site: d.Site, Registry: d.Registry,
 		Catalogue: d.Catalogue, Schemas: d.Schemas, IDs: d.IDs, Fetcher: f, Log: d.Log,
 		Files: &files.Service{Store: d.Store, Site: d.Site, Fetcher: f}}

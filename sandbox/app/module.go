@@ -7,6 +7,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/bus"
+	"github.com/eshop-sandbox/sandbox/sandbox/egress"
 	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/jobs"
 	"github.com/eshop-sandbox/sandbox/sandbox/limits"
@@ -32,6 +33,9 @@ type Deps struct {
 	IDs       *sandbox.IDs
 	Headers   sandbox.Headers
 	Log       *slog.Logger
+	// Egress refuses requests to the sandbox itself (webhooks, downloads,
+	// add-on calls); it learns the listener's address once it is bound.
+	Egress *egress.Guard
 
 	// Services a module shares with modules listed after it (the scripted
 	// faults of the scenario module act through them); each is set by the

@@ -3,11 +3,15 @@ package files
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
+
+	"github.com/eshop-sandbox/sandbox/sandbox/egress"
 )
 
 // MaxDownload caps what the sandbox downloads from a sourceUrl or a batch
@@ -19,6 +23,15 @@ const MaxDownload = 32 << 20
 // test or a script can send content without running a server.
 type Fetcher struct {
 	Client *http.Client
+	// Egress refuses URLs at the sandbox's own address; Client should be
+	// its guarded client, which refuses redirects there too.
+	Egress *egress.Guard
+}
+
+// NewFetcher builds a fetcher whose requests never reach the sandbox
+// itself, redirects included.
+func NewFetcher(g *egress.Guard, timeout time.Duration) *Fetcher {
+	return &Fetcher{Client: g.Client(timeout, true), Egress: g}
 }
 
 // Fetch returns the content at rawURL, at most MaxDownload bytes.
@@ -31,6 +44,11 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) ([]byte, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("%q is not an absolute http, https or data: URL", rawURL)
 	}
+	if f.Egress != nil {
+		if err := f.Egress.Check(ctx, rawURL); err != nil {
+			return nil, fmt.Errorf("%q cannot be downloaded: %v", rawURL, err)
+		}
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
 	if err != nil {
 		return nil, err
@@ -40,6 +58,9 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) ([]byte, error) {
 		client = http.DefaultClient
 	}
 	resp, err := client.Do(req)
+	if errors.Is(err, egress.ErrSelf) {
+		return nil, fmt.Errorf("download %s: it leads to the sandbox itself (a redirect or a name resolving to it); the sandbox never sends requests to its own address", rawURL)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("download %s: %v", rawURL, err)
 	}

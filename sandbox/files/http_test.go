@@ -54,7 +54,7 @@ func TestUploadRetention(t *testing.T) {
 	for _, c := range []struct {
 		name, url, words string
 	}{
-		{"html named .png", src.URL + "/fake.png", "text/html"},
+		{"html named .png", src.URL + "/fake.png", "only png, jpg, gif and webp"},
 		{"pdf", dataURL("application/pdf", []byte("%PDF-1.7 ...")), "only png, jpg, gif and webp"},
 		{"svg", dataURL("image/svg+xml", []byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`)), "only png, jpg, gif and webp"},
 		{"unreachable", "http://127.0.0.1:1/x.png", "could not be downloaded"},
@@ -62,6 +62,11 @@ func TestUploadRetention(t *testing.T) {
 		r := e.Call("POST", "/api/system/file", map[string]any{"data": map[string]any{"sourceUrl": c.url}})
 		if r.Status != 400 || r.Env.Errors[0].Instance != "data.sourceUrl" || !strings.Contains(r.Env.Errors[0].Message, c.words) {
 			t.Errorf("%s: %d %s", c.name, r.Status, r.Body)
+		}
+		// What was found at the URL is never described (issue 13: a
+		// fetch must not become a way to read other local services).
+		if strings.Contains(r.Env.Errors[0].Message, "text/html") || strings.Contains(r.Env.Errors[0].Message, "starts like") {
+			t.Errorf("%s: the message describes the content: %s", c.name, r.Env.Errors[0].Message)
 		}
 	}
 	if r := e.Call("POST", "/api/system/file", map[string]any{"data": map[string]any{"name": "bad name!", "sourceUrl": src.URL + "/a.png"}}); r.Status != 422 {

@@ -132,6 +132,30 @@ func battery(t *testing.T) []bad {
 		path := fill(e.Path, "00000000-0000-4000-8000-000000000000")
 		add("oversized token header", sandboxtest.Call{Path: path, PrivateToken: strings.Repeat("t", 200_000)})
 		add("oversized access token", sandboxtest.Call{Path: path, AccessToken: strings.Repeat("a", 200_000)})
+		// The edges (issue 13).
+		for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodDelete} {
+			add("double slash", sandboxtest.Call{Method: m, Path: strings.Replace(path, "/api/", "/api//", 1)})
+			add("dot-dot segment", sandboxtest.Call{Method: m, Path: path + "/%2e%2e"})
+			add("dot segment", sandboxtest.Call{Method: m, Path: strings.Replace(path, "/api/", "/api/./", 1)})
+		}
+		add("token header twice", sandboxtest.Call{Path: path, Headers: http.Header{"Service-Private-API-Token": {privateToken, "sbx_prv_other"}}})
+		add("both token headers, different tokens", sandboxtest.Call{Path: path, AccessToken: "sbx_api_other"})
+		add("foreign Host", sandboxtest.Call{Path: path, Host: "rebind.attacker.example"})
+	}
+	for _, n := range []string{"1e309", "-1e309", "9223372036854775808", "-9223372036854775809", "1" + strings.Repeat("0", 400)} {
+		add("integer beyond int64: "+n[:min(len(n), 12)], sandboxtest.Call{Method: http.MethodPatch, Path: "/api/products/surcharge-parameters/gift-wrapping", Body: `{"data":{"priority":` + n + `}}`})
+	}
+	for _, n := range []string{"1e309", "-1e400", "1" + strings.Repeat("0", 400)} {
+		add("number beyond a double: "+n[:min(len(n), 12)], sandboxtest.Call{Method: http.MethodPatch, Path: "/api/orders/status-change", Body: `{"data":{"statusId":` + n + `,"orderCodes":["2025000001"]}}`})
+	}
+	for _, c := range []sandboxtest.Call{
+		{Method: http.MethodPost, Path: "/_sandbox/reset", Body: `{}`, ContentType: "text/plain"},
+		{Method: http.MethodPost, Path: "/_sandbox/clock", Body: `advance=3h`, ContentType: "application/x-www-form-urlencoded"},
+		{Method: http.MethodPost, Path: "/_sandbox/reset", Header: map[string]string{"Origin": "http://attacker.example"}},
+		{Method: http.MethodPost, Path: "/_sandbox/clock", Body: `{"advance":"3h"}`, Header: map[string]string{"Sec-Fetch-Site": "cross-site"}},
+		{Path: "/_sandbox/eshops", Host: "rebind.attacker.example"},
+	} {
+		out = append(out, bad{"cross-site control request", c})
 	}
 	return out
 }

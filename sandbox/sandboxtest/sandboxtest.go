@@ -23,7 +23,7 @@ import (
 
 // Server is a running sandbox.
 type Server struct {
-	URL     string // base URL, e.g. http://127.0.0.1:41234
+	URL     string // the sandbox's address, e.g. http://127.0.0.1:41234 (its base URL unless Config.PublicURL names another)
 	App     *app.App
 	Headers sandbox.Headers
 	Client  *http.Client
@@ -58,7 +58,7 @@ func New(t testing.TB, cfg sandbox.Config) *Server {
 		t.Fatalf("sandbox: %v", err)
 	}
 	a.Start()
-	s := &Server{URL: a.BaseURL(), App: a, Headers: sandbox.NewHeaders(a.Config.HeaderPrefix), Client: &http.Client{Timeout: 30 * time.Second}, t: t}
+	s := &Server{URL: a.ListenURL(), App: a, Headers: sandbox.NewHeaders(a.Config.HeaderPrefix), Client: &http.Client{Timeout: 30 * time.Second}, t: t}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -110,6 +110,8 @@ type Call struct {
 	Body         any               // marshalled as JSON; a []byte or string is sent as is
 	ContentType  string            // default application/json; "-" sends none
 	Header       map[string]string // extra headers
+	Headers      http.Header       // extra headers, every value sent (a header twice, say)
+	Host         string            // the Host header, when not the server's own address
 }
 
 // Do sends a call and decodes the envelope (when the body is JSON).
@@ -156,6 +158,14 @@ func (s *Server) Do(c Call) *Response {
 	}
 	for k, v := range c.Header {
 		req.Header.Set(k, v)
+	}
+	for k, vs := range c.Headers {
+		for _, v := range vs {
+			req.Header.Add(k, v)
+		}
+	}
+	if c.Host != "" {
+		req.Host = c.Host
 	}
 	resp, err := s.Client.Do(req)
 	if err != nil {

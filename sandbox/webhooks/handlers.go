@@ -7,15 +7,14 @@
 package webhooks
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/egress"
 	"github.com/eshop-sandbox/sandbox/sandbox/store"
 )
 
@@ -31,6 +30,20 @@ type Service struct {
 	IDs        *sandbox.IDs
 	Catalogue  Catalogue // every event name of the reference
 	Dispatcher *Dispatcher
+	// Egress refuses receiver URLs that point at the sandbox itself; nil
+	// checks nothing (tests of the package alone).
+	Egress *egress.Guard
+}
+
+// checkReachable refuses a receiver URL at the sandbox's own address.
+func (s *Service) checkReachable(r *api.Request, field, u string) error {
+	if s.Egress == nil {
+		return nil
+	}
+	if err := s.Egress.Check(r.Context(), u); err != nil {
+		return sandbox.Invalid(field, "Field %s: the URL %q cannot receive webhooks: %v.", field, u, err)
+	}
+	return nil
 }
 
 // Handlers returns the Webhooks group's handlers keyed by operation.
@@ -71,11 +84,9 @@ func pageOf[T any](all []T, page, perPage int) []T {
 }
 
 func (s *Service) register(r *api.Request) (any, error) {
-	raw, _ := io.ReadAll(io.LimitReader(r.Request.Body, api.MaxBodyBytes+1))
-	r.Request.Body = io.NopCloser(bytes.NewReader(raw))
 	body, err := r.Body()
 	if err != nil {
-		return nil, s.explainEvent(err, raw)
+		return nil, s.explainEvent(err, r.RawBody())
 	}
 	rows, ok := body["data"].([]any)
 	if !ok {
@@ -87,6 +98,11 @@ func (s *Service) register(r *api.Request) (any, error) {
 		ev, _ := m["event"].(string)
 		u, _ := m["url"].(string)
 		regs[i] = Registration{Event: ev, URL: strings.TrimSpace(u)}
+	}
+	for i, reg := range regs {
+		if err := s.checkReachable(r, fmt.Sprintf("data[%d].url", i), reg.URL); err != nil {
+			return nil, err
+		}
 	}
 	var created []Webhook
 	err = s.Store.Update(func(tx *store.Tx) error {
@@ -179,6 +195,9 @@ func (s *Service) update(r *api.Request) (any, error) {
 		if v, ok := data["url"]; ok && v != nil {
 			u := strings.TrimSpace(v.(string))
 			if err := CheckURL("data.url", u); err != nil {
+				return err
+			}
+			if err := s.checkReachable(r, "data.url", u); err != nil {
 				return err
 			}
 			others, err := List(tx, r.Eshop)
