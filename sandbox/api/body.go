@@ -27,6 +27,7 @@ func (s *Server) readBody(next http.Handler) http.Handler {
 		c := CallOf(r)
 		if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
 			c.bodyRead = true
+			w.Header().Del("Connection")
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -66,6 +67,7 @@ func (s *Server) readBody(next http.Handler) http.Handler {
 			return
 		}
 		c.body, c.bodyRead = raw, true
+		w.Header().Del("Connection") // see Server.ServeHTTP: the body is in, keep-alive may go on
 		r.Body = io.NopCloser(bytes.NewReader(raw))
 		next.ServeHTTP(w, r)
 	})

@@ -76,8 +76,9 @@ func (g *ConnGuard) add(c net.Conn) {
 	g.mu.Lock()
 	var victim *connEntry
 	if len(g.conns) >= g.max {
+		now := time.Now()
 		for _, e := range g.conns {
-			if !e.evictable() {
+			if !e.evictable(now) {
 				continue
 			}
 			if victim == nil || e.since.Before(victim.since) {
@@ -96,12 +97,21 @@ func (g *ConnGuard) add(c net.Conn) {
 	}
 }
 
+// headerGrace is how long a new connection may take to send its first
+// request before the guard may close it to make room: a client that just
+// connected (a health check) is never the one closed.
+const headerGrace = 2 * time.Second
+
 // evictable reports whether closing the connection loses no work in
-// progress. Callers hold the guard's lock.
-func (e *connEntry) evictable() bool {
+// progress: an idle keep-alive connection, a request whose body is
+// stalled, or a connection that has not sent a request for a while.
+// Callers hold the guard's lock.
+func (e *connEntry) evictable(now time.Time) bool {
 	switch e.state {
-	case http.StateNew, http.StateIdle:
+	case http.StateIdle:
 		return true
+	case http.StateNew:
+		return now.Sub(e.since) > headerGrace
 	case http.StateActive:
 		return e.waiting
 	}

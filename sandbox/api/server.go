@@ -97,7 +97,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.resolve(c, r)
+	// A call answered before its body was read (refused at admission, say)
+	// closes its connection: the rest of a body nobody wants, perhaps
+	// stalled, must not hold the connection, nor delay the answer while
+	// net/http tries to discard it. readBody lifts this once it has read
+	// the body.
+	unread := r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0
+	if unread {
+		w.Header().Set("Connection", "close")
+	}
 	s.chain.ServeHTTP(w, r)
+	if unread && !c.bodyRead {
+		_ = http.NewResponseController(w).SetReadDeadline(time.Now())
+	}
 }
 
 // resolve fills the call's route, variables, area and token headers.

@@ -45,6 +45,12 @@ type Store struct {
 	clock *sandbox.Clock
 	pub   sandbox.Publisher
 
+	// commit serialises each write with the publishing of its events, so
+	// events go out in commit order (the webhook dispatcher keeps that
+	// order per receiver). BuntDB's own lock is released when a write
+	// commits, before its events could be published.
+	commit sync.Mutex
+
 	mu      sync.RWMutex
 	indexes map[string]bool // collection prefixes that have an ordering index
 	pos     *positions
@@ -128,8 +134,11 @@ func (s *Store) View(fn func(tx *Tx) error) error {
 
 // Update runs fn in a read-write transaction. BuntDB admits one writer at
 // a time, which is what keeps concurrent writes consistent. Events emitted
-// by fn are published after the commit, and dropped on rollback.
+// by fn are published after the commit, in commit order, and dropped on
+// rollback. Publishing must not write to the store (bus hooks only queue).
 func (s *Store) Update(fn func(tx *Tx) error) error {
+	s.commit.Lock()
+	defer s.commit.Unlock()
 	var events []sandbox.Event
 	err := s.db.Update(func(btx *buntdb.Tx) error {
 		tx := &Tx{s: s, tx: btx, writable: true}

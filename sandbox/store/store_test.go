@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -238,4 +240,56 @@ func TestNamedSequencesAreIndependentOfListOrder(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestEventsPublishedInCommitOrder: concurrent writers' events reach the
+// publisher in the order the writes committed (each write takes the next
+// number inside its transaction, so commit order is number order).
+func TestEventsPublishedInCommitOrder(t *testing.T) {
+	s, err := Open(Options{Clock: sandbox.NewClock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var mu sync.Mutex
+	var got []string
+	s.SetPublisher(sandbox.PublisherFunc(func(ev ...sandbox.Event) {
+		runtime.Gosched() // a publisher that takes a moment, as a real one does
+		mu.Lock()
+		got = append(got, ev[0].Instance)
+		mu.Unlock()
+	}))
+	const writers, each = 8, 200
+	var wg sync.WaitGroup
+	for w := 0; w < writers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < each; i++ {
+				err := s.Update(func(tx *Tx) error {
+					n, err := tx.Next(1, "things")
+					if err != nil {
+						return err
+					}
+					tx.Emit(sandbox.Event{EshopID: 1, Kind: "thing:create", Instance: strconv.FormatInt(n, 10)})
+					return nil
+				})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if len(got) != writers*each {
+		t.Fatalf("%d events, want %d", len(got), writers*each)
+	}
+	for i := 1; i < len(got); i++ {
+		a, _ := strconv.Atoi(got[i-1])
+		b, _ := strconv.Atoi(got[i])
+		if b != a+1 {
+			t.Fatalf("event %d published after event %d: not commit order", b, a)
+		}
+	}
 }
