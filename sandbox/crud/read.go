@@ -193,19 +193,9 @@ func (e *Engine) changes(row *registry.Resource, op *registry.Op) api.HandlerFun
 		if err != nil {
 			return nil, err
 		}
-		q := changelog.Query{Offset: (page - 1) * perPage, Limit: perPage}
-		if v := r.Query("from"); v != "" {
-			if q.From, err = sandbox.ParseTime(registry.PlusFromSpace(v)); err != nil {
-				return nil, sandbox.Errorf(sandbox.KindInvalid, sandbox.CodeInvalidParameter, "from",
-					"Query parameter from must be a date-time like 2024-01-31T12:00:00+0100, not %q.", v)
-			}
-		}
-		switch t := r.Query("changeType"); t {
-		case "", changelog.Add, changelog.Edit, changelog.Delete:
-			q.Type = t
-		default:
-			return nil, sandbox.Errorf(sandbox.KindInvalid, sandbox.CodeInvalidParameter, "changeType",
-				"Query parameter changeType must be add, edit or delete, not %q.", t)
+		q, err := changelog.ParseQuery(r.Query, page, perPage)
+		if err != nil {
+			return nil, err
 		}
 		if row.Parent == nil {
 			if err := changelog.Ensure(e.d.Store, r.Eshop, row.Name); err != nil {
