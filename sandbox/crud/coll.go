@@ -298,7 +298,7 @@ func (k *Coll) Flush() error {
 		return nil
 	}
 	k.dirty = false
-	if h := parentHooks[k.ParentRow.Name]; h != nil {
+	if h := k.c.E.hooks.resource(k.ParentRow.Name).Parent; h != nil {
 		h(k.c, k.Parent)
 	}
 	if k.c.E.recordNode(k.ParentRow).HasProp("changeTime") {

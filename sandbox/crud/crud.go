@@ -32,17 +32,24 @@ type Engine struct {
 	reg   *registry.Registry
 	d     Deps
 	cache *renderCache
+	hooks *hooks
 }
 
-// New builds an engine; it loads the schemas' shapes once.
+// New builds an engine; it loads the schemas' shapes once and checks the
+// hook table against the registry (a hook for a row or operation the
+// table does not have fails here, naming it).
 func New(reg *registry.Registry, d Deps) (*Engine, error) {
 	if err := shape.Load(); err != nil {
+		return nil, err
+	}
+	h, err := indexHooks(reg, hookTable)
+	if err != nil {
 		return nil, err
 	}
 	if d.IDs == nil {
 		d.IDs = sandbox.NewIDs(0)
 	}
-	return &Engine{reg: reg, d: d, cache: newRenderCache()}, nil
+	return &Engine{reg: reg, d: d, cache: newRenderCache(), hooks: h}, nil
 }
 
 // Handlers returns the generic handlers of every row, keyed by operation.
