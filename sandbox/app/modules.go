@@ -12,7 +12,6 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/orders"
 	"github.com/eshop-sandbox/sandbox/sandbox/payments"
 	"github.com/eshop-sandbox/sandbox/sandbox/pricelists"
-	"github.com/eshop-sandbox/sandbox/sandbox/products"
 	"github.com/eshop-sandbox/sandbox/sandbox/surface"
 	"github.com/eshop-sandbox/sandbox/sandbox/traffic"
 )
@@ -43,9 +42,6 @@ var modules = []ModuleFunc{
 	},
 	func(d *Deps) (*Module, error) {
 		return &Module{Name: "eshop", Handlers: eshop.Handlers(d.Store, d.Site)}, nil
-	},
-	func(d *Deps) (*Module, error) {
-		return &Module{Name: "products", Handlers: products.Handlers(d.Store, d.Site)}, nil
 	},
 	func(d *Deps) (*Module, error) {
 		return &Module{Name: "pricelists", Handlers: pricelists.Handlers(d.Store, d.Site)}, nil

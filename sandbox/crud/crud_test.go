@@ -298,3 +298,30 @@ func TestVariantEvents(t *testing.T) {
 		t.Fatalf("variants %s", codes)
 	}
 }
+
+// TestSurchargeRename: the surcharge parameter PATCH goes through the
+// generic update: a new name moves the record to the code made from it
+// (the old code answers 404), and with a language the name goes into the
+// translation and the code stays.
+func TestSurchargeRename(t *testing.T) {
+	e := start(t)
+	code := fixture(t, "surcharge-parameters", "0.code")
+	base := "/api/products/surcharge-parameters/"
+	got := e.must(t, 200, "PATCH", base+code+"?language=en", data(`{"name":"Gift box"}`))
+	if got.Get("data.surchargeParameter.code").String() != code {
+		t.Fatalf("a translated name moved the code: %s", got.Get("data").Raw)
+	}
+	if r := e.call(t, "GET", base+code, nil); r.Status != 200 || gjson.GetBytes(r.Body, "data.surchargeParameter.name").String() == "Gift box" {
+		t.Fatalf("default language after a translated PATCH: %d %s", r.Status, r.Body)
+	}
+	got = e.must(t, 200, "PATCH", base+code, data(`{"name":"Boxed Gift"}`))
+	if got.Get("data.surchargeParameter.code").String() != "boxed-gift" {
+		t.Fatalf("renamed: %s", got.Get("data").Raw)
+	}
+	if r := e.call(t, "GET", base+code, nil); r.Status != 404 {
+		t.Fatalf("the old code: %d", r.Status)
+	}
+	if n := e.must(t, 200, "GET", base+"boxed-gift", nil).Get("data.surchargeParameter.name").String(); n != "Boxed Gift" {
+		t.Fatalf("the new code names %q", n)
+	}
+}

@@ -38,7 +38,7 @@ var hookTable = []Hook{
 	{Resource: "article-sections", Prepare: prepareURLNamed("title")},
 	{Resource: "pages", Prepare: prepareURLNamed("title")},
 	{Resource: "filtering-parameters", Prepare: prepareParameter},
-	{Resource: "surcharge-parameters", Prepare: prepareParameter},
+	{Resource: "surcharge-parameters", Prepare: prepareSurcharge},
 	{Resource: "customers", Prepare: prepareCustomer},
 	{Resource: "customers/accounts", Prepare: prepareAccount},
 	{Resource: "customer-groups", Prepare: prepareCustomerGroup},

@@ -88,6 +88,28 @@ func prepareParameter(c *Ctx, k *Coll, rec, orig map[string]any, create bool) er
 	return nil
 }
 
+// prepareSurcharge is prepareParameter plus, on update, the surcharge
+// parameter rules (products.ApplySurchargeUpdate): a new name renames the
+// code, the currency must be the e-shop's. With a language, the texts and
+// the code went into the translation and only the other fields follow
+// the rules.
+func prepareSurcharge(c *Ctx, k *Coll, rec, orig map[string]any, create bool) error {
+	if err := prepareParameter(c, k, rec, orig, create); err != nil || create {
+		return err
+	}
+	data := orig
+	if c.Esh.Language != "" {
+		data = map[string]any{}
+		for f, v := range orig {
+			if !langField(k.Row, f) && f != k.Row.IDField {
+				data[f] = v
+			}
+		}
+	}
+	_, err := products.ApplySurchargeUpdate(rec, data, c.Esh.Meta)
+	return err
+}
+
 // nextValueID numbers a parameter's values across the e-shop.
 func (c *Ctx) nextValueID(k *Coll) (json.Number, error) {
 	n, err := k.NextNumber("values.#.id")

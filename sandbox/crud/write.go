@@ -127,8 +127,9 @@ func (e *Engine) update(row *registry.Resource, op *registry.Op) api.HandlerFunc
 
 // UpdateOne merges request data into a stored record (or its translation
 // when the request names a language), moves it to a new id when the data
-// changes the id (409 when taken), logs the change and emits the update
-// event. With orCreate a missing record (a singleton) starts empty.
+// or the row's Prepare hook changes the id (409 when taken), logs the
+// change and emits the update event. With orCreate a missing record (a
+// singleton) starts empty.
 func (c *Ctx) UpdateOne(k *Coll, id string, data map[string]any, orCreate bool) (map[string]any, error) {
 	row := k.Row
 	fid, rec, err := k.Find(id)
@@ -148,12 +149,22 @@ func (c *Ctx) UpdateOne(k *Coll, id string, data map[string]any, orCreate bool) 
 			return nil, sandbox.Conflict(row.IDField, "%s %s %q is already used in this e-shop.", singular(row.Name), row.IDField, newID)
 		}
 	}
+	stored := idString(rec[row.IDField])
 	rec, err = c.Apply(k, rec, data, false)
 	if err != nil {
 		return nil, err
 	}
 	if newIDv != nil {
 		rec[row.IDField] = newIDv
+	} else if v := idString(rec[row.IDField]); stored == id && v != "" && v != id && c.Esh.Language == "" {
+		// The Prepare hook derived a new id (a surcharge parameter's code
+		// from its new name).
+		newID, newIDv = v, rec[row.IDField]
+		if k.Exists(newID) {
+			return nil, sandbox.Conflict(row.IDField, "%s %s %q is already used in this e-shop.", singular(row.Name), row.IDField, newID)
+		}
+	}
+	if newIDv != nil {
 		if err := k.Remove(id); err != nil {
 			return nil, err
 		}

@@ -77,9 +77,8 @@ func New(d Deps) (*Surface, error) {
 // servedElsewhere are table actions served by packages outside the
 // surface (registered as their own modules).
 var servedElsewhere = map[string]bool{
-	"UpdateSurchargeParameter": true, // sandbox/products
-	"GetPricelistDetail":       true, // sandbox/pricelists
-	"UpdatePricelist":          true, // sandbox/pricelists
+	"GetPricelistDetail": true, // sandbox/pricelists
+	"UpdatePricelist":    true, // sandbox/pricelists
 }
 
 // Handlers returns every handler of the surface keyed by operation.
