@@ -11,7 +11,6 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/openapi"
 	"github.com/eshop-sandbox/sandbox/sandbox/orders"
 	"github.com/eshop-sandbox/sandbox/sandbox/payments"
-	"github.com/eshop-sandbox/sandbox/sandbox/pricelists"
 	"github.com/eshop-sandbox/sandbox/sandbox/surface"
 	"github.com/eshop-sandbox/sandbox/sandbox/traffic"
 )
@@ -42,9 +41,6 @@ var modules = []ModuleFunc{
 	},
 	func(d *Deps) (*Module, error) {
 		return &Module{Name: "eshop", Handlers: eshop.Handlers(d.Store, d.Site)}, nil
-	},
-	func(d *Deps) (*Module, error) {
-		return &Module{Name: "pricelists", Handlers: pricelists.Handlers(d.Store, d.Site)}, nil
 	},
 	clockModule, webhooksModule, jobsModule, filesModule, templatesModule, // events.go
 	func(d *Deps) (*Module, error) { // add-ons: OAuth server at {eshop_url}, install handshake, life cycle

@@ -30,7 +30,8 @@ type Hook struct {
 // hookTable is every hook of the generic handlers, one line per resource
 // or operation.
 var hookTable = []Hook{
-	{Resource: "products", Prepare: prepareProduct},
+	{Resource: "products", Prepare: prepareProduct, Deleted: dropPrices},
+	{Resource: "pricelists/prices", Prepare: preparePrice},
 	{Resource: "brands", Prepare: prepareBrand},
 	{Resource: "categories", Prepare: prepareURLNamed("name")},
 	{Resource: "parametric-categories", Prepare: prepareURLNamed("name")},

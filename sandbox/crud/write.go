@@ -212,8 +212,9 @@ func (e *Engine) delete(row *registry.Resource, op *registry.Op) api.HandlerFunc
 	}
 }
 
-// DeleteOne removes a record (404 when unknown), logs the change and
-// emits the delete event; it returns the canonical id.
+// DeleteOne removes a record (404 when unknown), logs the change, runs
+// the row's Deleted hook and emits the delete event; it returns the
+// canonical id.
 func (c *Ctx) DeleteOne(k *Coll, id string) (string, error) {
 	id, _, err := k.Find(id)
 	if err != nil {
@@ -224,6 +225,11 @@ func (c *Ctx) DeleteOne(k *Coll, id string) (string, error) {
 	}
 	if err := c.Changed(k, id, changelog.Delete); err != nil {
 		return "", err
+	}
+	if h := c.E.hooks.resource(k.Row.Name).Deleted; h != nil {
+		if err := h(c, k, id); err != nil {
+			return "", err
+		}
 	}
 	c.Emit(k.Row.Events.Delete, c.instance(k, id))
 	return id, nil

@@ -134,9 +134,20 @@ func catalogueRows() []*Resource {
 			Ops: []*Op{
 				list("GetListOfPriceLists", "pricelists"),
 				create("CreatePricelist", ""),
-				action("GetPricelistDetail"),
-				action("UpdatePricelist"),
 				del("DeletePricelist", "id"),
+			},
+		},
+		{
+			// A price list's per-product prices, kept in the list record's
+			// "_prices" with the product's guid in "_productGuid". A
+			// multi-record PATCH writes the rows it can and reports the
+			// others with 200 (spec, Errors rule 2).
+			Name: "pricelists/prices", IDField: "code", BulkMax: 1000,
+			Parent: &Parent{Resource: "pricelists", Var: "id", Field: "_prices"},
+			Events: Events{Update: "productVariantPrice:update", MassUpdate: "productVariantPrice:massUpdate"},
+			Ops: []*Op{
+				paged("GetPricelistDetail", "pricelist", eq("code", "code"), eq("guid", "_productGuid")),
+				{Operation: "UpdatePricelist", Kind: BulkUpdate, Answer: AnswerNone},
 			},
 		},
 		{

@@ -62,7 +62,7 @@ func New(d Deps) (*Surface, error) {
 	}
 	for _, row := range d.Registry.Resources() {
 		for _, op := range row.Ops {
-			if op.Kind == registry.Action && h[op.Operation] == nil && !servedElsewhere[op.Operation] {
+			if op.Kind == registry.Action && h[op.Operation] == nil {
 				return nil, fmt.Errorf("registry row %s: action %s has no handler", row.Name, op.Operation)
 			}
 		}
@@ -72,13 +72,6 @@ func New(d Deps) (*Surface, error) {
 		return nil, err
 	}
 	return &Surface{d: d, Engine: e, handlers: h, put: put}, nil
-}
-
-// servedElsewhere are table actions served by packages outside the
-// surface (registered as their own modules).
-var servedElsewhere = map[string]bool{
-	"GetPricelistDetail": true, // sandbox/pricelists
-	"UpdatePricelist":    true, // sandbox/pricelists
 }
 
 // Handlers returns every handler of the surface keyed by operation.
