@@ -43,6 +43,7 @@ type App struct {
 	Log       *slog.Logger
 
 	modules []*Module
+	owners  map[string]Owner // who serves each operation (owners.go)
 
 	closeOnce sync.Once
 	closeErr  error
@@ -93,6 +94,9 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := reg.CheckEvents(cat.Events); err != nil {
+		return nil, err
+	}
 	a.Bus = bus.New()
 	if a.Store, err = store.Open(store.Options{Path: cfg.DataFile, Sync: cfg.Sync, Clock: clock, Publisher: a.Bus}); err != nil {
 		return nil, err
@@ -114,7 +118,7 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 			}
 			return a.Server.Operation(r)
 		}}
-	handlers := map[string]api.HandlerFunc{}
+	own := newOwners()
 	var extra []api.Route
 	var middleware []func(http.Handler) http.Handler
 	for _, mf := range modules {
@@ -123,8 +127,8 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 			return nil, fmt.Errorf("module: %w", err)
 		}
 		a.modules = append(a.modules, m)
-		for op, h := range m.Handlers {
-			handlers[op] = h
+		if err := own.add(m); err != nil {
+			return nil, err
 		}
 		extra = append(extra, m.Control...)
 		for _, rt := range m.Eshop {
@@ -148,7 +152,11 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 			return h
 		},
 	})
-	routes, err := a.routes(handlers)
+	if err := own.check(reg); err != nil {
+		return nil, err
+	}
+	a.owners = own.by
+	routes, err := a.routes(own.handlers)
 	if err != nil {
 		return nil, err
 	}

@@ -15,9 +15,10 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/traffic"
 )
 
-// modules lists the behaviour packages, one line each. A later module's
-// handler for an operation replaces an earlier one's, so the generic
-// registry handlers come first and hand-written behaviour after them.
+// modules lists the behaviour packages, one line each. Each operation has
+// exactly one owner (Open refuses two modules serving one), so the order
+// matters only for middleware (earlier wraps later) and for the services
+// a module shares through Deps with those after it.
 var modules = []ModuleFunc{
 	func(d *Deps) (*Module, error) { // first, so the traffic recorder sees every answer as sent
 		r := traffic.New(traffic.Deps{Bus: d.Bus, Clock: d.Clock, Store: d.Store, Site: d.Site, Headers: d.Headers, Log: d.Log},
@@ -33,7 +34,7 @@ var modules = []ModuleFunc{
 		if err != nil {
 			return nil, err
 		}
-		return &Module{Name: "surface", Handlers: s.Handlers(), Middleware: s.Middleware, Start: s.Start, AfterReset: s.Backfill,
+		return &Module{Name: "surface", Handlers: s.Handlers(), Part: s.Part, Middleware: s.Middleware, Start: s.Start, AfterReset: s.Backfill,
 			Control: []api.Route{openapi.Route(func() string { return d.Site.BaseURL }, d.Headers, s.Status)}}, nil
 	},
 	func(d *Deps) (*Module, error) {

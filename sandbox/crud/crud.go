@@ -53,7 +53,7 @@ func New(reg *registry.Registry, d Deps) (*Engine, error) {
 }
 
 // Handlers returns the generic handlers of every row, keyed by operation.
-// Action ops are left to behaviour packages; every other op must resolve
+// Action ops are left to behaviour packages and Batch ops to sandbox/jobs; every other op must resolve
 // to the shapes its kind needs, else start-up fails naming the row.
 func Handlers(reg *registry.Registry, d Deps) (map[string]api.HandlerFunc, error) {
 	e, err := New(reg, d)
@@ -81,8 +81,8 @@ func (e *Engine) Handlers() (map[string]api.HandlerFunc, error) {
 }
 
 func (e *Engine) handler(row *registry.Resource, op *registry.Op) (api.HandlerFunc, error) {
-	if op.Kind == registry.Action {
-		return nil, nil
+	if op.Kind == registry.Action || op.Kind == registry.Batch {
+		return nil, nil // behaviour packages; sandbox/jobs runs batches
 	}
 	data := shape.Response(op.Operation)
 	if !data.Valid() && op.Kind != registry.Download {

@@ -36,43 +36,54 @@ type Surface struct {
 	d        Deps
 	Engine   *crud.Engine
 	handlers map[string]api.HandlerFunc
+	parts    map[string]string // operation -> TablePart or the action package serving it
 	put      *putAsPost
 }
 
-// New builds the surface. It fails when a table row names an action no
-// behaviour package serves, so a gap shows at start-up, not as a 501.
+// TablePart names the surface's generic handlers (sandbox/crud) in Part.
+const TablePart = "table"
+
+// New builds the surface from the generic handlers and the action
+// packages. An operation served by two of them is an error naming both;
+// an action no part serves is left to the other modules (the app refuses
+// an action no module serves).
 func New(d Deps) (*Surface, error) {
 	e, err := crud.New(d.Registry, crud.Deps{Store: d.Store, Site: d.Site, IDs: d.IDs})
 	if err != nil {
 		return nil, err
 	}
-	h, err := e.Handlers()
+	generic, err := e.Handlers()
 	if err != nil {
 		return nil, err
 	}
-	for _, part := range []map[string]api.HandlerFunc{
-		catalog.Handlers(e),
-		accounting.Handlers(e, d.Site),
-		marketing.Handlers(e, d.IDs),
-		logistics.Handlers(e, d.Site, d.IDs),
+	s := &Surface{d: d, Engine: e, handlers: map[string]api.HandlerFunc{}, parts: map[string]string{}}
+	for _, part := range []struct {
+		name     string
+		handlers map[string]api.HandlerFunc
+	}{
+		{TablePart, generic},
+		{"catalog", catalog.Handlers(e)},
+		{"accounting", accounting.Handlers(e, d.Site)},
+		{"marketing", marketing.Handlers(e, d.IDs)},
+		{"logistics", logistics.Handlers(e, d.Site, d.IDs)},
 	} {
-		for op, fn := range part {
-			h[op] = fn
-		}
-	}
-	for _, row := range d.Registry.Resources() {
-		for _, op := range row.Ops {
-			if op.Kind == registry.Action && h[op.Operation] == nil {
-				return nil, fmt.Errorf("registry row %s: action %s has no handler", row.Name, op.Operation)
+		for op, fn := range part.handlers {
+			if prev, dup := s.parts[op]; dup {
+				return nil, fmt.Errorf("surface: operation %s is served by both %s and %s", op, prev, part.name)
 			}
+			s.handlers[op], s.parts[op] = fn, part.name
 		}
 	}
-	put, err := newPutAsPost()
-	if err != nil {
+	if s.put, err = newPutAsPost(); err != nil {
 		return nil, err
 	}
-	return &Surface{d: d, Engine: e, handlers: h, put: put}, nil
+	return s, nil
 }
+
+// Part names the part serving an operation: TablePart for the generic
+// handlers, else the action package ("" when the surface does not serve
+// it).
+func (s *Surface) Part(operation string) string { return s.parts[operation] }
 
 // Handlers returns every handler of the surface keyed by operation.
 func (s *Surface) Handlers() map[string]api.HandlerFunc { return s.handlers }
