@@ -9,6 +9,7 @@ package surface
 import (
 	"context"
 	"fmt"
+	"sort"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/accounting"
@@ -56,28 +57,47 @@ func New(d Deps) (*Surface, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Surface{d: d, Engine: e, handlers: map[string]api.HandlerFunc{}, parts: map[string]string{}}
-	for _, part := range []struct {
-		name     string
-		handlers map[string]api.HandlerFunc
-	}{
+	s := &Surface{d: d, Engine: e}
+	s.handlers, s.parts, err = gather([]part{
 		{TablePart, generic},
 		{"catalog", catalog.Handlers(e)},
 		{"accounting", accounting.Handlers(e, d.Site)},
 		{"marketing", marketing.Handlers(e, d.IDs)},
 		{"logistics", logistics.Handlers(e, d.Site, d.IDs)},
-	} {
-		for op, fn := range part.handlers {
-			if prev, dup := s.parts[op]; dup {
-				return nil, fmt.Errorf("surface: operation %s is served by both %s and %s", op, prev, part.name)
-			}
-			s.handlers[op], s.parts[op] = fn, part.name
-		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	if s.put, err = newPutAsPost(); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// part is one package's share of the surface.
+type part struct {
+	name     string
+	handlers map[string]api.HandlerFunc
+}
+
+// gather merges the parts' handlers; an operation two parts serve is an
+// error naming both.
+func gather(parts []part) (map[string]api.HandlerFunc, map[string]string, error) {
+	handlers, owner := map[string]api.HandlerFunc{}, map[string]string{}
+	for _, p := range parts {
+		ops := make([]string, 0, len(p.handlers))
+		for op := range p.handlers {
+			ops = append(ops, op)
+		}
+		sort.Strings(ops)
+		for _, op := range ops {
+			if prev, dup := owner[op]; dup {
+				return nil, nil, fmt.Errorf("surface: operation %s is served by both %s and %s", op, prev, p.name)
+			}
+			handlers[op], owner[op] = p.handlers[op], p.name
+		}
+	}
+	return handlers, owner, nil
 }
 
 // Part names the part serving an operation: TablePart for the generic
