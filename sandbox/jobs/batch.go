@@ -99,19 +99,10 @@ func (s *Service) checkBatch(r *api.Request, tx *store.Tx, body map[string]any) 
 		return nil
 	}
 	parent, _ := s.Registry.Resource(row.Parent.Resource)
-	if !tx.Exists(r.Eshop, parent.Name, r.Var(row.Parent.Var)) {
-		return sandbox.NotFound(r.Var(row.Parent.Var), "%s %q does not exist in this e-shop.", singular(parent.Name), r.Var(row.Parent.Var))
+	if id := r.Var(row.Parent.Var); !tx.Exists(r.Eshop, parent.Name, id) {
+		return sandbox.NotFound(id, "%s %s %q does not exist in this e-shop.", crud.Singular(parent.Name), parent.IDField, id)
 	}
 	return nil
-}
-
-// singular names a parent in a message: "pricelists" -> "Price list".
-func singular(name string) string {
-	if name == "pricelists" {
-		return "Price list"
-	}
-	name = strings.TrimSuffix(strings.ReplaceAll(name, "-", " "), "s")
-	return strings.ToUpper(name[:1]) + name[1:]
 }
 
 // rowError is a skipped row.

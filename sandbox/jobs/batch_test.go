@@ -162,3 +162,19 @@ func TestPriorityBatchOrdersTheCategory(t *testing.T) {
 	e.R.WaitFor("category:update", cat)
 	e.R.WaitFor("category:massUpdate", "")
 }
+
+// TestBatchOfMissingParent: a batch whose path names a parent record
+// that does not exist (a price list) answers 404 and queues nothing.
+func TestBatchOfMissingParent(t *testing.T) {
+	e := evtest.Start(t, sandbox.Config{})
+	e.Register("job:finished")
+	r := e.Call("PATCH", "/api/pricelists/999999/batch", map[string]any{"batchFileUrlPath": jsonl(map[string]any{"code": "X"})})
+	if r.Status != 404 || len(r.Env.Errors) != 1 || r.Env.Errors[0].Instance != "999999" {
+		t.Fatalf("missing price list: %d %s", r.Status, r.Body)
+	}
+	var list struct{ Paginator struct{ TotalCount int } }
+	e.Call("GET", "/api/system/jobs", nil).Data(t, &list)
+	if list.Paginator.TotalCount != 0 {
+		t.Fatalf("%d jobs queued", list.Paginator.TotalCount)
+	}
+}
