@@ -43,6 +43,7 @@ type App struct {
 	Log       *slog.Logger
 
 	modules []*Module
+	owners  map[string]Owner // who serves each operation (owners.go)
 
 	closeOnce sync.Once
 	closeErr  error
@@ -95,6 +96,9 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := reg.CheckEvents(cat.Events); err != nil {
+		return nil, err
+	}
 	a.Bus = bus.New()
 	if a.Store, err = store.Open(store.Options{Path: cfg.DataFile, Sync: cfg.Sync, Clock: clock, Publisher: a.Bus}); err != nil {
 		return nil, err
@@ -110,7 +114,7 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 	ids := sandbox.NewIDs(cfg.Seed)
 	deps := &Deps{Config: cfg, Store: a.Store, Bus: a.Bus, Clock: clock, Site: a.Site, Catalogue: a.Catalogue,
 		Schemas: a.Schemas, Registry: reg, IDs: ids, Headers: headers, Log: log, Egress: a.egress}
-	handlers := map[string]api.HandlerFunc{}
+	own := newOwners()
 	aliases := map[string][]api.Alias{}
 	var extra []api.Route
 	var decorators []api.Decorator
@@ -120,8 +124,8 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 			return nil, fmt.Errorf("module: %w", err)
 		}
 		a.modules = append(a.modules, m)
-		for op, h := range m.Handlers {
-			handlers[op] = h
+		if err := own.add(m); err != nil {
+			return nil, err
 		}
 		extra = append(extra, m.Control...)
 		for _, rt := range m.Eshop {
@@ -147,7 +151,11 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 		Hosts:         hosts,
 		BodyTimeout:   cfg.BodyTimeout,
 	})
-	routes, err := a.routes(handlers, aliases)
+	if err := own.check(reg); err != nil {
+		return nil, err
+	}
+	a.owners = own.by
+	routes, err := a.routes(own.handlers, aliases)
 	if err != nil {
 		return nil, err
 	}

@@ -57,6 +57,9 @@ func jobsModule(d *Deps) (*Module, error) {
 	svc := &jobs.Service{Store: d.Store, Clock: d.Clock, Bus: d.Bus, Site: d.Site, Registry: d.Registry,
 		Catalogue: d.Catalogue, Schemas: d.Schemas, IDs: d.IDs, Fetcher: f, Log: d.Log,
 		Files: &files.Service{Store: d.Store, Site: d.Site, Fetcher: f}}
+	if err := svc.Check(); err != nil {
+		return nil, err
+	}
 	d.Bus.Hook(svc.Hook)
 	d.Jobs = svc
 	return &Module{Name: "jobs", Handlers: svc.Handlers(), Control: svc.ControlRoutes(), Eshop: svc.Routes(),

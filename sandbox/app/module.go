@@ -48,8 +48,14 @@ type Deps struct {
 // Module is one behaviour package's contribution to the sandbox.
 type Module struct {
 	Name string
-	// Handlers serve reference endpoints, keyed by operation name.
+	// Handlers serve reference endpoints, keyed by operation name. An
+	// operation has exactly one owner: Open refuses a second module
+	// serving it.
 	Handlers map[string]api.HandlerFunc
+	// Part, when set, names the part of the module serving an operation
+	// (the surface's generic table or action package), for `sandbox
+	// routes`.
+	Part func(operation string) string
 	// Control routes live under /_sandbox/ (give full paths).
 	Control []api.Route
 	// Eshop routes live under an e-shop's own address {eshop_url}

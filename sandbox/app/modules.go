@@ -11,15 +11,14 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/openapi"
 	"github.com/eshop-sandbox/sandbox/sandbox/orders"
 	"github.com/eshop-sandbox/sandbox/sandbox/payments"
-	"github.com/eshop-sandbox/sandbox/sandbox/pricelists"
-	"github.com/eshop-sandbox/sandbox/sandbox/products"
 	"github.com/eshop-sandbox/sandbox/sandbox/surface"
 	"github.com/eshop-sandbox/sandbox/sandbox/traffic"
 )
 
-// modules lists the behaviour packages, one line each. A later module's
-// handler for an operation replaces an earlier one's, so the generic
-// registry handlers come first and hand-written behaviour after them.
+// modules lists the behaviour packages, one line each. Each operation has
+// exactly one owner (Open refuses two modules serving one), so the order
+// matters only for middleware (earlier wraps later) and for the services
+// a module shares through Deps with those after it.
 var modules = []ModuleFunc{
 	func(d *Deps) (*Module, error) { // first, so the traffic recorder sees every answer as sent
 		r := traffic.New(traffic.Deps{Bus: d.Bus, Clock: d.Clock, Store: d.Store, Site: d.Site, Headers: d.Headers, Log: d.Log},
@@ -36,7 +35,7 @@ var modules = []ModuleFunc{
 		if err != nil {
 			return nil, err
 		}
-		return &Module{Name: "surface", Handlers: s.Handlers(), Aliases: put, Start: s.Start, AfterReset: s.Backfill,
+		return &Module{Name: "surface", Handlers: s.Handlers(), Part: s.Part, Aliases: put, Start: s.Start, AfterReset: s.Backfill,
 			Control: []api.Route{openapi.Route(func() string { return d.Site.BaseURL }, d.Headers, s.Status)}}, nil
 	},
 	func(d *Deps) (*Module, error) {
@@ -44,12 +43,6 @@ var modules = []ModuleFunc{
 	},
 	func(d *Deps) (*Module, error) {
 		return &Module{Name: "eshop", Handlers: eshop.Handlers(d.Store, d.Site)}, nil
-	},
-	func(d *Deps) (*Module, error) {
-		return &Module{Name: "products", Handlers: products.Handlers(d.Store, d.Site)}, nil
-	},
-	func(d *Deps) (*Module, error) {
-		return &Module{Name: "pricelists", Handlers: pricelists.Handlers(d.Store, d.Site)}, nil
 	},
 	clockModule, webhooksModule, jobsModule, filesModule, templatesModule, // events.go
 	func(d *Deps) (*Module, error) { // add-ons: OAuth server at {eshop_url}, install handshake, life cycle

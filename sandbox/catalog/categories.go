@@ -100,62 +100,111 @@ func (h *handlers) updateCategoryOrder(r *api.Request) (any, error) {
 	res := &api.Result{}
 	err = h.e.Update(r, func(c *crud.Ctx) error {
 		res.Errors = nil
-		items, cat, err := categoryProducts(c, r.Var("categoryGuid"))
+		o, err := openOrder(c, r.Var("categoryGuid"))
 		if err != nil {
 			return err
-		}
-		inCat := map[string]bool{}
-		for _, it := range items {
-			inCat[it["productGuid"].(string)] = true
-		}
-		pk, err := c.CollOf("products")
-		if err != nil {
-			return err
-		}
-		prio, _ := cat["_priorities"].(map[string]any)
-		if prio == nil {
-			prio = map[string]any{}
 		}
 		for i, row := range rows {
 			m, _ := row.(map[string]any)
-			guid, _ := m["productGuid"].(string)
-			if guid == "" {
-				if code, _ := m["productCode"].(string); code != "" {
-					recs, err := pk.All(func(doc []byte) bool { return crud.FieldEquals(doc, "variants.#.code", code) })
-					if err != nil {
-						return err
-					}
-					if len(recs) > 0 {
-						guid, _ = recs[0]["guid"].(string)
-					}
+			if err := o.set(m); err != nil {
+				if sandbox.AsError(err).Kind == sandbox.KindInternal {
+					return err
 				}
-			}
-			if !inCat[guid] {
 				res.Errors = append(res.Errors, api.ErrorItem{ErrorCode: sandbox.CodeNotFound, Instance: fmt.Sprintf("data[%d]", i),
-					Message: fmt.Sprintf("data[%d] skipped: no product of this category matches it.", i)})
-				continue
+					Message: fmt.Sprintf("data[%d] skipped: %s", i, sandbox.AsError(err).Message)})
 			}
-			p := m["priority"]
-			if p == nil {
-				p = json.Number("0")
-			}
-			prio[guid] = p
 		}
-		cat["_priorities"] = prio
-		k, err := c.CollOf("categories")
-		if err != nil {
-			return err
-		}
-		guid, _ := cat["guid"].(string)
-		if err := k.Put(guid, cat); err != nil {
-			return err
-		}
-		c.Emit("category:update", guid)
 		res.Data = nil
-		return nil
+		return o.save()
 	})
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
+}
+
+// PriorityLine writes one row of UpdateProductOrderInCategory (a
+// product's priority in the category the path names) as its own
+// request: a line of the products-priority batch goes through the same
+// code as the PATCH.
+func PriorityLine(c *crud.Ctx, line map[string]any) (string, error) {
+	o, err := openOrder(c, c.Var("categoryGuid"))
+	if err != nil {
+		return "", err
+	}
+	if err := o.set(line); err != nil {
+		return "", err
+	}
+	return o.guid, o.save()
+}
+
+// categoryOrder is a category's product priorities being written: they
+// live in the category record's "_priorities" (product guid -> priority).
+type categoryOrder struct {
+	c     *crud.Ctx
+	guid  string
+	cat   map[string]any
+	prio  map[string]any
+	inCat map[string]bool
+}
+
+func openOrder(c *crud.Ctx, guid string) (*categoryOrder, error) {
+	items, cat, err := categoryProducts(c, guid)
+	if err != nil {
+		return nil, err
+	}
+	o := &categoryOrder{c: c, cat: cat, inCat: map[string]bool{}}
+	o.guid, _ = cat["guid"].(string)
+	for _, it := range items {
+		o.inCat[it["productGuid"].(string)] = true
+	}
+	o.prio, _ = cat["_priorities"].(map[string]any)
+	if o.prio == nil {
+		o.prio = map[string]any{}
+	}
+	return o, nil
+}
+
+// set records the priority of the product a row names by productGuid or
+// productCode; 404 when it names no product of the category.
+func (o *categoryOrder) set(row map[string]any) error {
+	guid, _ := row["productGuid"].(string)
+	if guid == "" {
+		if code, _ := row["productCode"].(string); code != "" {
+			pk, err := o.c.CollOf("products")
+			if err != nil {
+				return err
+			}
+			recs, err := pk.All(func(doc []byte) bool { return crud.FieldEquals(doc, "variants.#.code", code) })
+			if err != nil {
+				return err
+			}
+			if len(recs) > 0 {
+				guid, _ = recs[0]["guid"].(string)
+			}
+		}
+	}
+	if !o.inCat[guid] {
+		return sandbox.NotFound(guid, "no product of this category matches it.")
+	}
+	p := row["priority"]
+	if p == nil {
+		p = json.Number("0")
+	}
+	o.prio[guid] = p
+	return nil
+}
+
+// save writes the priorities back and emits category:update.
+func (o *categoryOrder) save() error {
+	o.cat["_priorities"] = o.prio
+	k, err := o.c.CollOf("categories")
+	if err != nil {
+		return err
+	}
+	if err := k.Put(o.guid, o.cat); err != nil {
+		return err
+	}
+	o.c.Emit("category:update", o.guid)
+	return nil
 }

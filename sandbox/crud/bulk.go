@@ -72,7 +72,7 @@ func (e *Engine) bulkCreate(row *registry.Resource, op *registry.Op) api.Handler
 				if data == nil {
 					return nil, "", sandbox.Invalid(strconv.Itoa(i), "not an object")
 				}
-				return c.CreateOne(k, data)
+				return c.writeIn(k, op, data)
 			})
 			if err != nil {
 				return err
@@ -152,13 +152,10 @@ func (e *Engine) bulkUpdate(row *registry.Resource, op *registry.Op) api.Handler
 			}
 			ids, shown, err := c.writeRows(res, op, list, func(i int, item any) (map[string]any, string, error) {
 				data, _ := item.(map[string]any)
-				id := idString(data[row.IDField])
-				if id == "" {
+				if idString(data[row.IDField]) == "" {
 					return nil, "", sandbox.Invalid(strconv.Itoa(i), "the entry has no %s", row.IDField)
 				}
-				delete(data, row.IDField)
-				rec, err := c.UpdateOne(k, id, data, false)
-				return rec, id, err
+				return c.writeIn(k, op, data)
 			})
 			if err != nil {
 				return err
@@ -199,10 +196,11 @@ func (e *Engine) bulkDelete(row *registry.Resource, op *registry.Op) api.Handler
 			}
 			var ids []string
 			for i, item := range list {
-				if m, ok := item.(map[string]any); ok {
-					item = m[row.IDField]
+				data, ok := item.(map[string]any)
+				if !ok {
+					data = map[string]any{row.IDField: item}
 				}
-				id, err := c.DeleteOne(k, idString(item))
+				_, id, err := c.writeIn(k, op, data)
 				if err != nil {
 					if sandbox.AsError(err).Kind == sandbox.KindInternal {
 						return err

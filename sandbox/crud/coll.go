@@ -3,6 +3,7 @@ package crud
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -42,6 +43,24 @@ func (c *Ctx) Coll(row *registry.Resource) (*Coll, error) {
 	}
 	k.parent = pc
 	k.ParentID, k.Parent, err = pc.Find(parentVar(c, row.Parent.Var))
+	return k, err
+}
+
+// CollIn opens an embedded row's records inside the parent record with
+// the given id (404 when there is none), for writes whose parent is not
+// named by the request's path: a batch file's line, or the price rows of
+// a deleted product.
+func (c *Ctx) CollIn(row *registry.Resource, parentID string) (*Coll, error) {
+	if row.Parent == nil {
+		return nil, fmt.Errorf("crud: %s is not an embedded resource", row.Name)
+	}
+	k := &Coll{c: c, Row: row, ParentRow: c.Row(row.Parent.Resource)}
+	pc, err := c.Coll(k.ParentRow)
+	if err != nil {
+		return nil, err
+	}
+	k.parent = pc
+	k.ParentID, k.Parent, err = pc.Find(parentID)
 	return k, err
 }
 
@@ -298,7 +317,7 @@ func (k *Coll) Flush() error {
 		return nil
 	}
 	k.dirty = false
-	if h := parentHooks[k.ParentRow.Name]; h != nil {
+	if h := k.c.E.hooks.resource(k.ParentRow.Name).Parent; h != nil {
 		h(k.c, k.Parent)
 	}
 	if k.c.E.recordNode(k.ParentRow).HasProp("changeTime") {

@@ -32,21 +32,28 @@ type Engine struct {
 	reg   *registry.Registry
 	d     Deps
 	cache *renderCache
+	hooks *hooks
 }
 
-// New builds an engine; it loads the schemas' shapes once.
+// New builds an engine; it loads the schemas' shapes once and checks the
+// hook table against the registry (a hook for a row or operation the
+// table does not have fails here, naming it).
 func New(reg *registry.Registry, d Deps) (*Engine, error) {
 	if err := shape.Load(); err != nil {
+		return nil, err
+	}
+	h, err := indexHooks(reg, hookTable)
+	if err != nil {
 		return nil, err
 	}
 	if d.IDs == nil {
 		d.IDs = sandbox.NewIDs(0)
 	}
-	return &Engine{reg: reg, d: d, cache: newRenderCache()}, nil
+	return &Engine{reg: reg, d: d, cache: newRenderCache(), hooks: h}, nil
 }
 
 // Handlers returns the generic handlers of every row, keyed by operation.
-// Action ops are left to behaviour packages; every other op must resolve
+// Action ops are left to behaviour packages and Batch ops to sandbox/jobs; every other op must resolve
 // to the shapes its kind needs, else start-up fails naming the row.
 func Handlers(reg *registry.Registry, d Deps) (map[string]api.HandlerFunc, error) {
 	e, err := New(reg, d)
@@ -74,8 +81,8 @@ func (e *Engine) Handlers() (map[string]api.HandlerFunc, error) {
 }
 
 func (e *Engine) handler(row *registry.Resource, op *registry.Op) (api.HandlerFunc, error) {
-	if op.Kind == registry.Action {
-		return nil, nil
+	if op.Kind == registry.Action || op.Kind == registry.Batch {
+		return nil, nil // behaviour packages; sandbox/jobs runs batches
 	}
 	data := shape.Response(op.Operation)
 	if !data.Valid() && op.Kind != registry.Download {

@@ -298,3 +298,63 @@ func TestVariantEvents(t *testing.T) {
 		t.Fatalf("variants %s", codes)
 	}
 }
+
+// TestSurchargeRename: the surcharge parameter PATCH goes through the
+// generic update: a new name moves the record to the code made from it
+// (the old code answers 404), and with a language the name goes into the
+// translation and the code stays.
+func TestSurchargeRename(t *testing.T) {
+	e := start(t)
+	code := fixture(t, "surcharge-parameters", "0.code")
+	base := "/api/products/surcharge-parameters/"
+	got := e.must(t, 200, "PATCH", base+code+"?language=en", data(`{"name":"Gift box"}`))
+	if got.Get("data.surchargeParameter.code").String() != code {
+		t.Fatalf("a translated name moved the code: %s", got.Get("data").Raw)
+	}
+	if r := e.call(t, "GET", base+code, nil); r.Status != 200 || gjson.GetBytes(r.Body, "data.surchargeParameter.name").String() == "Gift box" {
+		t.Fatalf("default language after a translated PATCH: %d %s", r.Status, r.Body)
+	}
+	got = e.must(t, 200, "PATCH", base+code, data(`{"name":"Boxed Gift"}`))
+	if got.Get("data.surchargeParameter.code").String() != "boxed-gift" {
+		t.Fatalf("renamed: %s", got.Get("data").Raw)
+	}
+	if r := e.call(t, "GET", base+code, nil); r.Status != 404 {
+		t.Fatalf("the old code: %d", r.Status)
+	}
+	if n := e.must(t, 200, "GET", base+"boxed-gift", nil).Get("data.surchargeParameter.name").String(); n != "Boxed Gift" {
+		t.Fatalf("the new code names %q", n)
+	}
+}
+
+// TestPricelistRowsFollowProducts: the price-list PATCH is a generic bulk
+// update of the price rows (an unknown code is skipped with 200, each
+// written row emits productVariantPrice:update, the mass event lists
+// them), and deleting a product drops its rows from every price list.
+func TestPricelistRowsFollowProducts(t *testing.T) {
+	e := start(t)
+	list := fixture(t, "pricelists", "0.id")
+	code := fixture(t, "pricelists", "0._prices.0.code")
+	guid := fixture(t, "pricelists", "0._prices.0._productGuid")
+	body := data(`[{"code":"` + code + `","price":{"commonPrice":"200.00"}},{"code":"NO-SUCH-CODE","vatRate":"10.00"}]`)
+	r := e.must(t, 200, "PATCH", "/api/pricelists/"+list, body)
+	if errs := r.Get("errors").Array(); len(errs) != 1 || errs[0].Get("instance").String() != "NO-SUCH-CODE" {
+		t.Fatalf("skipped rows: %s", r.Raw)
+	}
+	got := e.must(t, 200, "GET", "/api/pricelists/"+list+"?code="+code, nil).Get("data.pricelist.0.price")
+	if got.Get("commonPrice").String() != "200.00" || got.Get("priceRatio").String() == "" {
+		t.Fatalf("the price object is merged, not replaced: %s", got.Raw)
+	}
+	if ev := e.took(); strings.Join(ev, ",") != "productVariantPrice:update "+code+`,productVariantPrice:massUpdate ["`+code+`"]` {
+		t.Fatalf("events %v", ev)
+	}
+	rows := func() int64 {
+		return e.must(t, 200, "GET", "/api/pricelists/"+list+"?guid="+guid, nil).Get("data.paginator.totalCount").Int()
+	}
+	if rows() == 0 {
+		t.Fatal("the fixture product has no price rows")
+	}
+	e.must(t, 200, "DELETE", "/api/products/"+guid, nil)
+	if n := rows(); n != 0 {
+		t.Fatalf("%d price rows of the deleted product remain", n)
+	}
+}

@@ -139,6 +139,10 @@ func idString(v any) string {
 	return strings.Trim(string(b), `"`)
 }
 
+// Singular names a resource for messages, as the generic handlers do:
+// "customers/delivery-addresses" -> "Customer delivery address".
+func Singular(name string) string { return singular(name) }
+
 // singular names a resource for messages: "customers/delivery-addresses"
 // -> "Customer delivery address".
 func singular(name string) string {

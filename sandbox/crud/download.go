@@ -1,23 +1,11 @@
 package crud
 
 import (
-	"fmt"
-
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/documents"
 	"github.com/eshop-sandbox/sandbox/sandbox/registry"
 )
-
-// documentKinds says which document each downloadable resource is.
-var documentKinds = map[string]documents.Kind{
-	"invoices":          documents.Invoice,
-	"proforma-invoices": documents.ProformaInvoice,
-	"credit-notes":      documents.CreditNote,
-	"delivery-notes":    documents.DeliveryNote,
-	"proof-payments":    documents.ProofPayment,
-	"orders":            documents.Order,
-}
 
 // Media types of the downloads.
 const (
@@ -26,11 +14,8 @@ const (
 )
 
 func (e *Engine) download(row *registry.Resource, op *registry.Op) api.HandlerFunc {
-	kind, ok := documentKinds[row.Name]
+	kind := e.hooks.resource(row.Name).Document // New checked that every download has one
 	return func(r *api.Request) (any, error) {
-		if !ok {
-			return nil, fmt.Errorf("no document kind for %s", row.Name)
-		}
 		var out *api.Raw
 		err := e.View(r, func(c *Ctx) error {
 			k, err := c.Coll(row)

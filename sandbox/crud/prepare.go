@@ -9,37 +9,6 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/products"
 )
 
-// prepares holds the per-resource mappings the table cannot state: the
-// request names a related record by its code and the record embeds it,
-// or a field follows from others (a URL from the index name).
-var prepares = map[string]Prepare{
-	"products":                      prepareProduct,
-	"brands":                        prepareBrand,
-	"categories":                    prepareURLNamed("name"),
-	"parametric-categories":         prepareURLNamed("name"),
-	"articles":                      prepareURLNamed("title"),
-	"article-sections":              prepareURLNamed("title"),
-	"pages":                         prepareURLNamed("title"),
-	"filtering-parameters":          prepareParameter,
-	"surcharge-parameters":          prepareParameter,
-	"customers":                     prepareCustomer,
-	"customers/accounts":            prepareAccount,
-	"customer-groups":               prepareCustomerGroup,
-	"coupon-templates":              prepareCouponTemplate,
-	"quantity-discounts":            prepareGroupCodes,
-	"xy-discounts":                  prepareGroupCodes,
-	"product-reviews":               prepareProductReview,
-	"products/alternative-products": prepareProductLink,
-	"products/related-products":     prepareProductLink,
-	"products/gifts":                prepareGift,
-	"products/set-items":            prepareSetItem,
-	"products/related-files":        prepareRelatedFile,
-	"credit-notes/items":            prepareDocumentItem,
-	"shipping-methods":              prepareShippingMethod,
-	"unsubscribed-emails":           prepareNow("unsubscribedAt"),
-	"discussion-posts":              prepareNow("creationDate"),
-}
-
 func str(v any) string { s, _ := v.(string); return s }
 
 // prepareURLNamed gives a record without an index name one made from its
@@ -117,6 +86,28 @@ func prepareParameter(c *Ctx, k *Coll, rec, orig map[string]any, create bool) er
 		}
 	}
 	return nil
+}
+
+// prepareSurcharge is prepareParameter plus, on update, the surcharge
+// parameter rules (products.ApplySurchargeUpdate): a new name renames the
+// code, the currency must be the e-shop's. With a language, the texts and
+// the code went into the translation and only the other fields follow
+// the rules.
+func prepareSurcharge(c *Ctx, k *Coll, rec, orig map[string]any, create bool) error {
+	if err := prepareParameter(c, k, rec, orig, create); err != nil || create {
+		return err
+	}
+	data := orig
+	if c.Esh.Language != "" {
+		data = map[string]any{}
+		for f, v := range orig {
+			if !langField(k.Row, f) && f != k.Row.IDField {
+				data[f] = v
+			}
+		}
+	}
+	_, err := products.ApplySurchargeUpdate(rec, data, c.Esh.Meta)
+	return err
 }
 
 // nextValueID numbers a parameter's values across the e-shop.

@@ -73,12 +73,6 @@ func decOr(s string, def decimal.Decimal) decimal.Decimal {
 	return def
 }
 
-// parentHooks run on a parent record before it is written back after its
-// embedded records changed: a credit note's totals follow its items.
-var parentHooks = map[string]func(c *Ctx, parent map[string]any){
-	"credit-notes": documentTotals,
-}
-
 // documentTotals sums a document's items into its price.
 func documentTotals(c *Ctx, doc map[string]any) {
 	items, _ := doc["items"].([]any)

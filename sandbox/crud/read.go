@@ -7,17 +7,12 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
-	"github.com/eshop-sandbox/sandbox/sandbox/changelog"
 	"github.com/eshop-sandbox/sandbox/sandbox/registry"
 	"github.com/eshop-sandbox/sandbox/sandbox/shape"
 )
 
 // maxInt stands for "no limit" in unpaged lists.
 const maxInt = int(^uint(0) >> 1)
-
-// ListExtra adds list-level fields besides the items (defaultStockId,
-// defaultAvailabilities, ...), keyed by operation.
-type ListExtra func(c *Ctx, items []map[string]any) (map[string]any, error)
 
 func (e *Engine) list(row *registry.Resource, op *registry.Op) api.HandlerFunc {
 	return func(r *api.Request) (any, error) {
@@ -72,7 +67,7 @@ func (e *Engine) list(row *registry.Resource, op *registry.Op) api.HandlerFunc {
 				if op.Paged() {
 					out["paginator"] = api.NewPaginator(total, page, perPage, len(items))
 				}
-				if x := listExtras[op.Operation]; x != nil {
+				if x := e.hooks.operation(op.Operation).ListDefaults; x != nil {
 					more, err := x(c, shown)
 					if err != nil {
 						return err
@@ -169,8 +164,8 @@ func (c *Ctx) detailBy(k *Coll, op *registry.Op, value string) (any, error) {
 // the referenced resource (an order code with no proof payment yet is an
 // empty list, an unknown order code a 404).
 func (c *Ctx) byParentExists(op *registry.Op, value string) bool {
-	ref, ok := byTargets[op.Operation]
-	if !ok {
+	ref := c.E.hooks.operation(op.Operation).ByParent
+	if ref == "" {
 		return true
 	}
 	row, ok := c.E.reg.Resource(ref)
@@ -178,60 +173,6 @@ func (c *Ctx) byParentExists(op *registry.Op, value string) bool {
 		return true
 	}
 	return c.Tx.Exists(c.R.Eshop, row.Name, value)
-}
-
-// byTargets names, for lookups by a foreign id, the resource that id
-// belongs to.
-var byTargets = map[string]string{
-	"GetProofPaymentDetailByOrderCode":           "orders",
-	"GetProofPaymentDetailByProformaInvoiceCode": "proforma-invoices",
-}
-
-func (e *Engine) changes(row *registry.Resource, op *registry.Op) api.HandlerFunc {
-	return func(r *api.Request) (any, error) {
-		page, perPage, err := r.Paging(op.PerPage, op.MaxPerPage)
-		if err != nil {
-			return nil, err
-		}
-		q := changelog.Query{Offset: (page - 1) * perPage, Limit: perPage}
-		if v := r.Query("from"); v != "" {
-			if q.From, err = sandbox.ParseTime(registry.PlusFromSpace(v)); err != nil {
-				return nil, sandbox.Errorf(sandbox.KindInvalid, sandbox.CodeInvalidParameter, "from",
-					"Query parameter from must be a date-time like 2024-01-31T12:00:00+0100, not %q.", v)
-			}
-		}
-		switch t := r.Query("changeType"); t {
-		case "", changelog.Add, changelog.Edit, changelog.Delete:
-			q.Type = t
-		default:
-			return nil, sandbox.Errorf(sandbox.KindInvalid, sandbox.CodeInvalidParameter, "changeType",
-				"Query parameter changeType must be add, edit or delete, not %q.", t)
-		}
-		if row.Parent == nil {
-			if err := changelog.Ensure(e.d.Store, r.Eshop, row.Name); err != nil {
-				return nil, err
-			}
-		}
-		var data any
-		err = e.View(r, func(c *Ctx) error {
-			k, err := c.Coll(row)
-			if err != nil {
-				return err
-			}
-			entries, total, err := changelog.Page(c.Tx, r.Eshop, k.logName(), q)
-			if err != nil {
-				return err
-			}
-			items := make([]any, 0, len(entries))
-			for _, en := range entries {
-				items = append(items, map[string]any{row.ChangeKey: en.ID, "changeType": en.Type, "changeTime": en.At})
-			}
-			data = c.Gen.Conform(map[string]any{op.Key: items, "paginator": api.NewPaginator(total, page, perPage, len(items))},
-				shape.Response(op.Operation))
-			return nil
-		})
-		return data, err
-	}
 }
 
 // HidePaths sets the given field paths to null; "items[].mainImage" walks

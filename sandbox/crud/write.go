@@ -2,6 +2,7 @@ package crud
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -27,15 +28,8 @@ func (e *Engine) create(row *registry.Resource, op *registry.Op) api.HandlerFunc
 		}
 		var out any
 		err = e.Update(r, func(c *Ctx) error {
-			k, err := c.Coll(row)
+			k, rec, _, err := c.writeOne(row, op, data)
 			if err != nil {
-				return err
-			}
-			rec, _, err := c.CreateOne(k, data)
-			if err != nil {
-				return err
-			}
-			if err := k.Flush(); err != nil {
 				return err
 			}
 			out, err = c.answerWrite(k, op, rec)
@@ -46,6 +40,74 @@ func (e *Engine) create(row *registry.Resource, op *registry.Op) api.HandlerFunc
 		}
 		return result(op, out), nil
 	}
+}
+
+// writeOne is one request's write of one record through a create,
+// update or delete op: the record's collection opened, the record
+// written (writeIn) and the collection flushed. A single request and
+// each line of a batch file (LineWriter) go through it. It returns the
+// collection, the written record (nil after a delete) and the id the
+// write's events name.
+func (c *Ctx) writeOne(row *registry.Resource, op *registry.Op, data map[string]any) (*Coll, map[string]any, string, error) {
+	k, err := c.Coll(row)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	rec, id, err := c.writeIn(k, op, data)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	if err := k.Flush(); err != nil {
+		return nil, nil, "", err
+	}
+	return k, rec, c.instance(k, id), nil
+}
+
+// writeIn writes one record into an open collection as the op says:
+// create it from data; update the record the op's path variable (or
+// fixed id, or By field) names, or for an entry of a bulk update the one
+// data's id field names; delete it (guards first). It does not flush:
+// a bulk request flushes once after all its entries. It returns the
+// written record and its id.
+func (c *Ctx) writeIn(k *Coll, op *registry.Op, data map[string]any) (map[string]any, string, error) {
+	row := k.Row
+	switch op.Kind {
+	case registry.Create, registry.BulkCreate:
+		return c.CreateOne(k, data)
+	case registry.Update:
+		id := op.Fixed
+		if id == "" {
+			id = c.R.Var(op.Var)
+		}
+		if op.By != "" {
+			var err error
+			if id, err = c.idBy(k, op.By, id); err != nil {
+				return nil, "", err
+			}
+		}
+		if op.Fixed != "" {
+			c.node = opNode(op)
+		}
+		return c.updateOne(k, id, data, op.Fixed != "")
+	case registry.BulkUpdate:
+		id := idString(data[row.IDField])
+		if id == "" {
+			return nil, "", sandbox.Invalid(row.IDField, "the entry has no %s", row.IDField)
+		}
+		delete(data, row.IDField)
+		return c.updateOne(k, id, data, false)
+	case registry.Delete, registry.BulkDelete:
+		id := idString(data[row.IDField])
+		if op.Kind == registry.Delete {
+			id = c.R.Var(op.Var)
+			if err := c.guard(k, op, id); err != nil {
+				return nil, "", err
+			}
+		}
+		id, err := c.DeleteOne(k, id)
+		return nil, id, err
+	}
+	return nil, "", fmt.Errorf("crud: %s %s writes no single record", row.Name, op.Operation)
 }
 
 // CreateOne makes a record from request data, stores it, logs the change
@@ -95,27 +157,8 @@ func (e *Engine) update(row *registry.Resource, op *registry.Op) api.HandlerFunc
 		}
 		var out any
 		err = e.Update(r, func(c *Ctx) error {
-			k, err := c.Coll(row)
+			k, rec, _, err := c.writeOne(row, op, data)
 			if err != nil {
-				return err
-			}
-			id := op.Fixed
-			if id == "" {
-				id = r.Var(op.Var)
-			}
-			if op.By != "" {
-				if id, err = c.idBy(k, op.By, id); err != nil {
-					return err
-				}
-			}
-			if op.Fixed != "" {
-				c.node = opNode(op)
-			}
-			rec, err := c.UpdateOne(k, id, data, op.Fixed != "")
-			if err != nil {
-				return err
-			}
-			if err := k.Flush(); err != nil {
 				return err
 			}
 			out, err = c.answerWrite(k, op, rec)
@@ -127,9 +170,16 @@ func (e *Engine) update(row *registry.Resource, op *registry.Op) api.HandlerFunc
 
 // UpdateOne merges request data into a stored record (or its translation
 // when the request names a language), moves it to a new id when the data
-// changes the id (409 when taken), logs the change and emits the update
-// event. With orCreate a missing record (a singleton) starts empty.
+// or the row's Prepare hook changes the id (409 when taken), logs the
+// change and emits the update event. With orCreate a missing record (a
+// singleton) starts empty.
 func (c *Ctx) UpdateOne(k *Coll, id string, data map[string]any, orCreate bool) (map[string]any, error) {
+	rec, _, err := c.updateOne(k, id, data, orCreate)
+	return rec, err
+}
+
+// updateOne is UpdateOne returning the record's id after the write.
+func (c *Ctx) updateOne(k *Coll, id string, data map[string]any, orCreate bool) (map[string]any, string, error) {
 	row := k.Row
 	fid, rec, err := k.Find(id)
 	switch {
@@ -138,58 +188,59 @@ func (c *Ctx) UpdateOne(k *Coll, id string, data map[string]any, orCreate bool) 
 	case orCreate && sandbox.AsError(err).Kind == sandbox.KindNotFound:
 		rec = map[string]any{}
 	default:
-		return nil, err
+		return nil, "", err
 	}
 	newID := id
 	var newIDv any
 	if v, ok := data[row.IDField]; ok && v != nil && c.Esh.Language == "" && idString(v) != id {
 		newID, newIDv = idString(v), v
 		if k.Exists(newID) {
-			return nil, sandbox.Conflict(row.IDField, "%s %s %q is already used in this e-shop.", singular(row.Name), row.IDField, newID)
+			return nil, "", sandbox.Conflict(row.IDField, "%s %s %q is already used in this e-shop.", singular(row.Name), row.IDField, newID)
 		}
 	}
+	stored := idString(rec[row.IDField])
 	rec, err = c.Apply(k, rec, data, false)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if newIDv != nil {
 		rec[row.IDField] = newIDv
+	} else if v := idString(rec[row.IDField]); stored == id && v != "" && v != id && c.Esh.Language == "" {
+		// The Prepare hook derived a new id (a surcharge parameter's code
+		// from its new name).
+		newID, newIDv = v, rec[row.IDField]
+		if k.Exists(newID) {
+			return nil, "", sandbox.Conflict(row.IDField, "%s %s %q is already used in this e-shop.", singular(row.Name), row.IDField, newID)
+		}
+	}
+	if newIDv != nil {
 		if err := k.Remove(id); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		if err := c.Changed(k, id, changelog.Delete); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 	}
 	if err := k.Put(newID, rec); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	kind := changelog.Edit
 	if newIDv != nil {
 		kind = changelog.Add
 	}
 	if err := c.Changed(k, newID, kind); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	c.Emit(row.Events.Update, c.instance(k, newID))
-	return rec, nil
+	return rec, newID, nil
 }
 
 func (e *Engine) delete(row *registry.Resource, op *registry.Op) api.HandlerFunc {
 	return func(r *api.Request) (any, error) {
 		var out any
 		err := e.Update(r, func(c *Ctx) error {
-			k, err := c.Coll(row)
+			k, _, _, err := c.writeOne(row, op, nil)
 			if err != nil {
-				return err
-			}
-			if err := c.guard(k, op, r.Var(op.Var)); err != nil {
-				return err
-			}
-			if _, err := c.DeleteOne(k, r.Var(op.Var)); err != nil {
-				return err
-			}
-			if err := k.Flush(); err != nil {
 				return err
 			}
 			if op.Answer != registry.AnswerRecord {
@@ -201,8 +252,9 @@ func (e *Engine) delete(row *registry.Resource, op *registry.Op) api.HandlerFunc
 	}
 }
 
-// DeleteOne removes a record (404 when unknown), logs the change and
-// emits the delete event; it returns the canonical id.
+// DeleteOne removes a record (404 when unknown), logs the change, runs
+// the row's Deleted hook and emits the delete event; it returns the
+// canonical id.
 func (c *Ctx) DeleteOne(k *Coll, id string) (string, error) {
 	id, _, err := k.Find(id)
 	if err != nil {
@@ -213,6 +265,11 @@ func (c *Ctx) DeleteOne(k *Coll, id string) (string, error) {
 	}
 	if err := c.Changed(k, id, changelog.Delete); err != nil {
 		return "", err
+	}
+	if h := c.E.hooks.resource(k.Row.Name).Deleted; h != nil {
+		if err := h(c, k, id); err != nil {
+			return "", err
+		}
 	}
 	c.Emit(k.Row.Events.Delete, c.instance(k, id))
 	return id, nil

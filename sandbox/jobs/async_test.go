@@ -37,6 +37,7 @@ func TestEveryAsyncEndpoint(t *testing.T) {
 	p1 := products[1]["guid"].(string)
 	img1 := products[1]["images"].([]any)[0].(map[string]any)["name"].(string)
 	code0 := products[0]["variants"].([]any)[0].(map[string]any)["code"].(string)
+	cat0 := products[0]["defaultCategory"].(map[string]any)["guid"]
 	list0 := jsonText(lists[0]["id"])
 	type req struct {
 		method, path string
@@ -44,9 +45,10 @@ func TestEveryAsyncEndpoint(t *testing.T) {
 		log          string // a word the job's log must hold ("" = none checked)
 	}
 	cases := map[string]req{
-		"CreateBrandBatch":                       {"POST", "/api/brands/batch", map[string]any{"batchFileUrlPath": jsonl(map[string]any{"name": "Batch Brand One"}, map[string]any{"name": "Batch Brand Two"})}, "2 records changed"},
-		"UpdateProductCategoryBatch":             {"PATCH", "/api/categories/batch", map[string]any{"batchFileUrlPath": jsonl(map[string]any{"guid": categories[0]["guid"], "menuTitle": "Batch"})}, "1 records changed"},
-		"UpdateCategoryProductsPriorityBatch":    {"PATCH", "/api/categories/products-priority/batch", map[string]any{"batchFileUrlPath": jsonl(map[string]any{"categoryGuid": categories[0]["guid"], "productGuid": p0, "priority": 3})}, "1 records changed"},
+		"CreateBrandBatch":           {"POST", "/api/brands/batch", map[string]any{"batchFileUrlPath": jsonl(map[string]any{"name": "Batch Brand One"}, map[string]any{"name": "Batch Brand Two"})}, "2 records changed"},
+		"UpdateProductCategoryBatch": {"PATCH", "/api/categories/batch", map[string]any{"batchFileUrlPath": jsonl(map[string]any{"guid": categories[0]["guid"], "menuTitle": "Batch"})}, "1 records changed"},
+		// A line goes through the PATCH's own rule: the product must be one of the category's.
+		"UpdateCategoryProductsPriorityBatch":    {"PATCH", "/api/categories/products-priority/batch", map[string]any{"batchFileUrlPath": jsonl(map[string]any{"categoryGuid": cat0, "productGuid": p0, "priority": 3})}, "1 records changed"},
 		"UpdatePricelistBatch":                   {"PATCH", "/api/pricelists/" + list0 + "/batch", map[string]any{"batchFileUrlPath": jsonl(map[string]any{"code": code0, "vatRate": "12.00"})}, "1 records changed"},
 		"ProductBatchUpdate":                     {"PATCH", "/api/products/batch", map[string]any{"batchFileUrlPath": jsonl(map[string]any{"guid": p0, "shortDescription": "Batch"})}, "1 records changed"},
 		"ProductBatchDelete":                     {"DELETE", "/api/products/batch", map[string]any{"batchFileUrlPath": jsonl(map[string]any{"guid": products[len(products)-1]["guid"]})}, "1 records changed"},

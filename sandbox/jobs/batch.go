@@ -5,72 +5,102 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/catalog"
+	"github.com/eshop-sandbox/sandbox/sandbox/crud"
 	"github.com/eshop-sandbox/sandbox/sandbox/orders"
-	"github.com/eshop-sandbox/sandbox/sandbox/products"
+	"github.com/eshop-sandbox/sandbox/sandbox/registry"
 	"github.com/eshop-sandbox/sandbox/sandbox/store"
-	"github.com/eshop-sandbox/sandbox/sandbox/webhooks"
 )
 
-// Batch modes.
-const (
-	modeMerge       = "merge"        // PATCH-merge each row into the record it names
-	modeCreate      = "create"       // create a record per row
-	modeDelete      = "delete"       // delete the record each row names
-	modePriority    = "priority"     // a product's priority within a category
-	modePrices      = "prices"       // a price list's per-product prices, by code
-	modeImageDelete = "image-delete" // remove an image from a product
-	modeOrderCreate = "order-create" // create an order per row, with every rule of POST /api/orders
-)
-
-// batchSpec says how a batch endpoint applies its file's rows. The file
-// at batchFileUrlPath is JSON Lines (gzip or plain): one object per line,
-// shaped like the data of the matching single-entity request plus the
-// identifier field.
-type batchSpec struct {
-	Resource string         // store collection / registry row
-	IDField  string         // the row field naming the record
-	Mode     string         // how a row applies
-	Single   string         // single-entity request operation the rows are validated against
-	Each     string         // event per changed entity
-	Mass     string         // mass event with the list of identifiers ("" = none)
-	Defaults map[string]any // fields a created record gets when the row lacks them
-}
-
-var batches = map[string]batchSpec{
-	"ProductBatchUpdate": {Resource: "products", IDField: "guid", Mode: modeMerge, Single: "UpdateProduct",
-		Each: "product:update", Mass: "product:massUpdate"},
-	"ProductBatchDelete": {Resource: "products", IDField: "guid", Mode: modeDelete,
-		Each: "product:delete", Mass: "product:massDelete"},
-	"UpdateProductCategoryBatch": {Resource: "categories", IDField: "guid", Mode: modeMerge, Single: "UpdateProductCategory",
-		Each: "category:update", Mass: "category:massUpdate"},
-	"CreateBrandBatch": {Resource: "brands", Mode: modeCreate, Single: "CreateBrand", Each: "brand:create",
-		Defaults: map[string]any{"showInBrandList": true, "showInCategoriesMenu": false, "description": nil}},
-	"UpdateCategoryProductsPriorityBatch": {Resource: "categories", IDField: "categoryGuid", Mode: modePriority,
-		Each: "category:update", Mass: "category:massUpdate"},
-	"UpdatePricelistBatch":    {Resource: pricelistCollection, IDField: "code", Mode: modePrices},
-	"ProductImageBatchDelete": {Resource: "products", IDField: "productGuid", Mode: modeImageDelete, Each: "product:update", Mass: "product:massUpdate"},
-	// Each created order emits its own order:create (and documents, stock
-	// and e-mail follow) exactly as POST /api/orders does.
-	"OrderBatchInsertion": {Resource: "orders", Mode: modeOrderCreate, Single: "CreateOrder", Mass: "order:massCreate"},
-}
+// A batch endpoint is a registry row of kind Batch: the file at
+// batchFileUrlPath is JSON Lines (gzip or plain), one object per line,
+// shaped like the data of the row's Single operation plus the fields
+// naming the record (the row's id field, or the op's Lines). Each line is
+// written through the Single operation's own write, exactly as one
+// request of it would be (validation, hooks, change log, events); a batch
+// adds only the row's mass event with the records its lines changed.
 
 // MaxBatchRows caps the lines of one batch file.
 const MaxBatchRows = 100000
 
+// batchOf returns the registry row and op of a batch operation.
+func (s *Service) batchOf(operation string) (*registry.Resource, *registry.Op, bool) {
+	row, op, ok := s.Registry.Op(operation)
+	return row, op, ok && op.Kind == registry.Batch
+}
+
+// Check prepares the batch table from the registry rows and refuses a
+// batch whose lines have no single write to go through. The app calls it
+// when it builds the jobs module, so a gap stops the start.
+func (s *Service) Check() error {
+	e, err := crud.New(s.Registry, crud.Deps{Store: s.Store, Site: s.Site, IDs: s.IDs})
+	if err != nil {
+		return err
+	}
+	s.engine = e
+	for _, row := range s.Registry.Resources() {
+		for _, op := range row.Ops {
+			if op.Kind == registry.Batch && s.lineWriter(op.Single) == nil {
+				return fmt.Errorf("registry row %s: batch %s: nothing writes a line through %s", row.Name, op.Operation, op.Single)
+			}
+		}
+	}
+	return nil
+}
+
+// lineWriter is the single write a batch line goes through: the generic
+// one of crud, or for an action the function its endpoint calls for one
+// entry.
+func (s *Service) lineWriter(single string) crud.LineWriter {
+	if w, ok := s.engine.LineWriter(single); ok {
+		return w
+	}
+	switch single {
+	case "UpdateProductOrderInCategory":
+		return catalog.PriorityLine
+	case "CreateOrder":
+		return s.orderLine
+	}
+	return nil
+}
+
+// orderLine creates one order with every rule of POST /api/orders.
+func (s *Service) orderLine(c *crud.Ctx, line map[string]any) (string, error) {
+	sh, err := orders.OpenShop(c.Tx, c.R.Eshop, s.Site)
+	if err != nil {
+		return "", err
+	}
+	o, err := sh.CreateOrder(line, orders.Flags{}, s.IDs)
+	if err != nil {
+		return "", err
+	}
+	code, _ := o["code"].(string)
+	return code, nil
+}
+
+// checkBatch refuses a batch request without a file, or whose path names
+// a parent record that does not exist (a price list's batch).
 func (s *Service) checkBatch(r *api.Request, tx *store.Tx, body map[string]any) error {
 	if trimmed(body, "batchFileUrlPath") == "" {
 		return sandbox.Invalid("batchFileUrlPath", "Field batchFileUrlPath: the URL of the batch file (JSON Lines, gzip or plain) is required.")
 	}
-	if r.Route.Operation == "UpdatePricelistBatch" && !tx.Exists(r.Eshop, pricelistCollection, r.Var("id")) {
-		return sandbox.NotFound(r.Var("id"), "Price list %q does not exist in this e-shop.", r.Var("id"))
+	row, _, _ := s.batchOf(r.Route.Operation)
+	if row.Parent == nil || r.Var(row.Parent.Var) == "" {
+		return nil
+	}
+	parent, _ := s.Registry.Resource(row.Parent.Resource)
+	if id := r.Var(row.Parent.Var); !tx.Exists(r.Eshop, parent.Name, id) {
+		return sandbox.NotFound(id, "%s %s %q does not exist in this e-shop.", crud.Singular(parent.Name), parent.IDField, id)
 	}
 	return nil
 }
@@ -81,10 +111,12 @@ type rowError struct {
 	msg  string
 }
 
-// batch downloads the batch file and applies its rows in one write; the
-// mass event and one event per changed entity follow the commit.
+// batch downloads the batch file and writes its lines in one store
+// transaction, each through the row's single write; the row's mass event
+// follows the lines' own events.
 func (s *Service) batch(ctx context.Context, j *Job) (Result, error) {
-	spec := batches[j.Operation]
+	row, b, _ := s.batchOf(j.Operation)
+	write := s.lineWriter(b.Single)
 	body := j.body()
 	raw, err := s.Fetcher.Fetch(ctx, trimmed(body, "batchFileUrlPath"))
 	if err != nil {
@@ -94,44 +126,87 @@ func (s *Service) batch(ctx context.Context, j *Job) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	skipped = append(skipped, s.validateRows(spec, rows)...)
+	skipped = append(skipped, s.prepareLines(b.Single, rows)...)
+	_, single, _ := s.Registry.Op(b.Single)
+	mass := s.Registry.MassEvent(b)
+	req := crud.Background(j.EshopID, b.Single, j.Endpoint, j.Vars, j.Query)
 	var changed []string
-	err = s.Store.Update(func(tx *store.Tx) error {
-		changed = nil
-		b := &batchTx{s: s, tx: tx, j: j, spec: spec}
-		for i, row := range rows {
-			if row == nil {
+	var failed []rowError
+	err = s.engine.Update(req, func(c *crud.Ctx) error {
+		changed, failed = nil, nil
+		for i, line := range rows {
+			if line == nil {
 				continue
 			}
-			id, err := b.apply(row)
-			if err != nil {
-				skipped = append(skipped, rowError{line: i + 1, msg: sandbox.AsError(err).Message})
-				continue
-			}
-			if id != "" && !contains(changed, id) {
-				changed = append(changed, id)
-			}
-		}
-		if len(changed) > 0 {
-			if spec.Mass != "" {
-				tx.Emit(sandbox.Event{EshopID: j.EshopID, Kind: spec.Mass, Instance: webhooks.EncodeList(changed)})
-			}
-			if spec.Each != "" {
-				for _, id := range changed {
-					tx.Emit(sandbox.Event{EshopID: j.EshopID, Kind: spec.Each, Instance: id})
+			vars, err := lineVars(row, b, single, j.Vars, line)
+			if err == nil {
+				var id string
+				if id, err = write(c.WithVars(vars), line); err == nil {
+					if id != "" && !contains(changed, id) {
+						changed = append(changed, id)
+					}
+					continue
 				}
 			}
+			if sandbox.AsError(err).Kind == sandbox.KindInternal {
+				return err
+			}
+			failed = append(failed, rowError{line: i + 1, msg: sandbox.AsError(err).Message})
+		}
+		if len(changed) > 0 && mass != "" {
+			c.Emit(mass, crud.MassInstance(changed))
 		}
 		return nil
 	})
 	if err != nil {
 		return Result{}, err
 	}
+	skipped = append(skipped, failed...)
+	sort.SliceStable(skipped, func(a, b int) bool { return skipped[a].line < skipped[b].line })
 	log := batchLog(len(rows), len(changed), skipped)
 	if len(changed) == 0 && len(skipped) > 0 {
 		return Result{}, errors.New(log)
 	}
 	return Result{Log: log}, nil
+}
+
+// lineVars are the path variables one request of the batch's single op
+// would carry for a line: the batch request's own, the single op's Var
+// from the line's id field, and the line fields the batch's Lines name.
+// A variable the write needs that the line lacks refuses the line.
+func lineVars(row *registry.Resource, b, single *registry.Op, base map[string]string, line map[string]any) (map[string]string, error) {
+	vars := map[string]string{}
+	for k, v := range base {
+		vars[k] = v
+	}
+	if single.Var != "" {
+		vars[single.Var] = strings.TrimSpace(crud.IDString(line[row.IDField]))
+	}
+	for variable, fields := range b.Lines {
+		vars[variable] = ""
+		for _, f := range strings.Split(fields, "|") {
+			if v := strings.TrimSpace(crud.IDString(line[f])); v != "" {
+				vars[variable] = v
+				break
+			}
+		}
+	}
+	need := map[string]string{}
+	if single.Var != "" {
+		need[single.Var] = row.IDField
+	}
+	if row.Parent != nil {
+		need[row.Parent.Var] = row.Parent.Var
+	}
+	for variable, fields := range b.Lines {
+		need[variable] = strings.Split(fields, "|")[0]
+	}
+	for variable, field := range need {
+		if vars[variable] == "" {
+			return nil, sandbox.Invalid(field, "field %s (the record's identifier) is missing.", field)
+		}
+	}
+	return vars, nil
 }
 
 func contains(list []string, s string) bool {
@@ -201,307 +276,28 @@ func parseLines(raw []byte) (rows []map[string]any, skipped []rowError, err erro
 	return rows, skipped, nil
 }
 
-// validateRows checks each row against the single-entity request schema
-// (as {"data": row}); a mismatching row is skipped.
-func (s *Service) validateRows(spec batchSpec, rows []map[string]any) []rowError {
-	if spec.Single == "" || s.Schemas == nil {
-		return nil
-	}
-	sch := s.Schemas.Request(spec.Single)
-	if sch == nil {
-		return nil
+// prepareLines checks each line against the single operation's request
+// schema (as the body one request of it would carry) and then undoes the
+// SDK's encodings in it; a mismatching line is skipped.
+func (s *Service) prepareLines(single string, rows []map[string]any) []rowError {
+	var sch *jsonschema.Schema
+	if s.Schemas != nil {
+		sch = s.Schemas.Request(single)
 	}
 	var out []rowError
-	for i, row := range rows {
-		if row == nil {
+	for i, line := range rows {
+		if line == nil {
 			continue
 		}
-		if err := sch.Validate(map[string]any{"data": row}); err != nil {
-			out = append(out, rowError{line: i + 1, msg: sandbox.AsError(api.SchemaError(err)).Message})
-			rows[i] = nil
+		body, normalize := s.engine.Line(single, line)
+		if sch != nil {
+			if err := sch.Validate(body); err != nil {
+				out = append(out, rowError{line: i + 1, msg: sandbox.AsError(api.SchemaError(err)).Message})
+				rows[i] = nil
+				continue
+			}
 		}
+		normalize()
 	}
 	return out
-}
-
-// batchTx applies rows inside one store transaction.
-type batchTx struct {
-	s    *Service
-	tx   *store.Tx
-	j    *Job
-	spec batchSpec
-}
-
-func (b *batchTx) apply(row map[string]any) (string, error) {
-	switch b.spec.Mode {
-	case modeMerge:
-		return b.merge(row)
-	case modeDelete:
-		return b.remove(row)
-	case modeCreate:
-		return b.create(row)
-	case modePriority:
-		return b.priority(row)
-	case modePrices:
-		return b.prices(row)
-	case modeImageDelete:
-		return b.imageDelete(row)
-	case modeOrderCreate:
-		return b.createOrder(row)
-	}
-	return "", fmt.Errorf("unknown batch mode %s", b.spec.Mode)
-}
-
-func (b *batchTx) id(row map[string]any) (string, error) {
-	id := trimmed(row, b.spec.IDField)
-	if id == "" {
-		return "", sandbox.Invalid(b.spec.IDField, "field %s (the record's identifier) is missing.", b.spec.IDField)
-	}
-	return id, nil
-}
-
-func (b *batchTx) load(coll, id string) (map[string]any, error) {
-	raw, err := b.tx.Get(b.j.EshopID, coll, id)
-	if errors.Is(err, sandbox.ErrNotFound) {
-		return nil, sandbox.NotFound(id, "%s %q does not exist.", strings.TrimSuffix(coll, "s"), id)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return api.DecodeObject(raw)
-}
-
-func (b *batchTx) put(coll, id string, rec map[string]any) error {
-	if _, ok := rec["changeTime"]; ok {
-		rec["changeTime"] = sandbox.FormatTime(b.tx.Now())
-	}
-	raw, err := json.Marshal(rec)
-	if err != nil {
-		return err
-	}
-	_, err = b.tx.Put(b.j.EshopID, coll, id, raw)
-	return err
-}
-
-func (b *batchTx) merge(row map[string]any) (string, error) {
-	id, err := b.id(row)
-	if err != nil {
-		return "", err
-	}
-	rec, err := b.load(b.spec.Resource, id)
-	if err != nil {
-		return "", err
-	}
-	for k, v := range row {
-		if k != b.spec.IDField && !strings.HasPrefix(k, "_") {
-			rec[k] = v
-		}
-	}
-	return id, b.put(b.spec.Resource, id, rec)
-}
-
-func (b *batchTx) remove(row map[string]any) (string, error) {
-	id, err := b.id(row)
-	if err != nil {
-		return "", err
-	}
-	if err := b.tx.Delete(b.j.EshopID, b.spec.Resource, id); errors.Is(err, sandbox.ErrNotFound) {
-		return "", sandbox.NotFound(id, "%q does not exist.", id)
-	} else if err != nil {
-		return "", err
-	}
-	return id, nil
-}
-
-// create stores a new record: its identifier field (from the registry
-// row) is generated when the row lacks it: a GUID for guid fields, else
-// a unique slug of the name; guid and indexName are filled the same way.
-func (b *batchTx) create(row map[string]any) (string, error) {
-	idField := "guid"
-	if r, ok := b.s.Registry.Resource(b.spec.Resource); ok {
-		idField = r.IDField
-	}
-	rec := map[string]any{}
-	for k, v := range b.spec.Defaults {
-		rec[k] = v
-	}
-	for k, v := range row {
-		if !strings.HasPrefix(k, "_") {
-			rec[k] = v
-		}
-	}
-	name := trimmed(rec, "name")
-	if name == "" {
-		return "", sandbox.Invalid("name", "field name is required.")
-	}
-	if trimmed(rec, "guid") == "" {
-		rec["guid"] = b.s.IDs.UUID()
-	}
-	if _, ok := rec["indexName"]; !ok {
-		rec["indexName"] = b.uniqueSlug(name)
-	}
-	id := trimmed(rec, idField)
-	if id == "" {
-		id = b.uniqueSlug(name)
-		rec[idField] = id
-	}
-	if b.tx.Exists(b.j.EshopID, b.spec.Resource, id) {
-		return "", sandbox.Conflict(id, "%s %q already exists.", idField, id)
-	}
-	return id, b.put(b.spec.Resource, id, rec)
-}
-
-func (b *batchTx) uniqueSlug(name string) string {
-	base := products.Slug(name)
-	if base == "" {
-		base = "item"
-	}
-	slug := base
-	for n := 2; b.tx.Exists(b.j.EshopID, b.spec.Resource, slug); n++ {
-		slug = fmt.Sprintf("%s-%d", base, n)
-	}
-	return slug
-}
-
-// priority records a product's priority in a category. The category
-// keeps the priorities in its metadata field "_productPriorities"
-// (product guid -> priority).
-func (b *batchTx) priority(row map[string]any) (string, error) {
-	id, err := b.id(row)
-	if err != nil {
-		return "", err
-	}
-	rec, err := b.load(b.spec.Resource, id)
-	if err != nil {
-		return "", err
-	}
-	product := trimmed(row, "productGuid")
-	if code := trimmed(row, "productCode"); product == "" && code != "" {
-		product = b.productByCode(code)
-		if product == "" {
-			return "", sandbox.NotFound(code, "no product has the code %q.", code)
-		}
-	}
-	if product == "" {
-		return "", sandbox.Invalid("productGuid", "give productGuid or productCode.")
-	}
-	if !b.tx.Exists(b.j.EshopID, "products", product) {
-		return "", sandbox.NotFound(product, "product %q does not exist.", product)
-	}
-	prio, _ := rec["_productPriorities"].(map[string]any)
-	if prio == nil {
-		prio = map[string]any{}
-	}
-	prio[product] = row["priority"]
-	rec["_productPriorities"] = prio
-	return id, b.put(b.spec.Resource, id, rec)
-}
-
-func (b *batchTx) productByCode(code string) string {
-	guid := ""
-	_ = b.tx.Scan(b.j.EshopID, "products", func(id string, doc []byte) bool {
-		m, err := api.DecodeObject(doc)
-		if err != nil {
-			return true
-		}
-		vs, _ := m["variants"].([]any)
-		for _, v := range vs {
-			if vm, ok := v.(map[string]any); ok && vm["code"] == code {
-				guid = id
-				return false
-			}
-		}
-		return true
-	})
-	return guid
-}
-
-// priceFields are the fields a price row may change (as PATCH
-// /api/pricelists/{id}).
-var priceFields = []string{"price", "vatRate", "currencyCode", "includingVat", "orderableAmount", "sales", "prices"}
-
-// prices merges a row into the price list's price of the product code.
-func (b *batchTx) prices(row map[string]any) (string, error) {
-	code, err := b.id(row)
-	if err != nil {
-		return "", err
-	}
-	listID := b.j.Vars["id"]
-	rec, err := b.load(pricelistCollection, listID)
-	if err != nil {
-		return "", err
-	}
-	prices, _ := rec["_prices"].([]any)
-	for _, p := range prices {
-		m, ok := p.(map[string]any)
-		if !ok || m["code"] != code {
-			continue
-		}
-		for _, f := range priceFields {
-			if v, ok := row[f]; ok {
-				m[f] = v
-			}
-		}
-		for _, f := range []string{"priceWithVat", "priceWithoutVat"} {
-			if v, ok := row[f]; ok {
-				price, _ := m["price"].(map[string]any)
-				if price == nil {
-					price = map[string]any{}
-					m["price"] = price
-				}
-				price[f] = v
-			}
-		}
-		return code, b.put(pricelistCollection, listID, rec)
-	}
-	return "", sandbox.NotFound(code, "product code %q is not in price list %s.", code, listID)
-}
-
-// imageDelete removes the named image (name or imageName) of a product.
-func (b *batchTx) imageDelete(row map[string]any) (string, error) {
-	id := trimmed(row, "productGuid")
-	if id == "" {
-		id = trimmed(row, "guid")
-	}
-	if id == "" {
-		return "", sandbox.Invalid("productGuid", "field productGuid is missing.")
-	}
-	name := trimmed(row, "imageName")
-	if name == "" {
-		name = trimmed(row, "name")
-	}
-	if name == "" {
-		return "", sandbox.Invalid("imageName", "field imageName is missing.")
-	}
-	rec, err := b.load("products", id)
-	if err != nil {
-		return "", err
-	}
-	images, _ := rec["images"].([]any)
-	kept := make([]any, 0, len(images))
-	for _, img := range images {
-		if m, ok := img.(map[string]any); ok && m["name"] == name {
-			continue
-		}
-		kept = append(kept, img)
-	}
-	if len(kept) == len(images) {
-		return "", sandbox.NotFound(name, "product %s has no image %q.", id, name)
-	}
-	rec["images"] = kept
-	return id, b.put("products", id, rec)
-}
-
-// createOrder creates one order of an order batch.
-func (b *batchTx) createOrder(row map[string]any) (string, error) {
-	sh, err := orders.OpenShop(b.tx, b.j.EshopID, b.s.Site)
-	if err != nil {
-		return "", err
-	}
-	o, err := sh.CreateOrder(row, orders.Flags{}, b.s.IDs)
-	if err != nil {
-		return "", err
-	}
-	code, _ := o["code"].(string)
-	return code, nil
 }

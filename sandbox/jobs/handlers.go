@@ -65,7 +65,7 @@ func (s *Service) workFor(op string) work {
 	case "GeneralDocumentDownload":
 		return s.export
 	}
-	if _, ok := batches[op]; ok {
+	if _, _, ok := s.batchOf(op); ok {
 		return s.batch
 	}
 	return nil
@@ -83,7 +83,7 @@ func (s *Service) checkFor(e schemas.Endpoint) check {
 	case "GeneralDocumentDownload":
 		return s.checkExport
 	}
-	if _, ok := batches[e.Operation]; ok {
+	if _, _, ok := s.batchOf(e.Operation); ok {
 		return s.checkBatch
 	}
 	return nil

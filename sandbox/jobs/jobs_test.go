@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/eshop-sandbox/sandbox/sandbox/registry"
 )
 
 // TestLifeCycleTimes: each status's next transition on the clock.
@@ -86,4 +88,34 @@ func TestBatchLog(t *testing.T) {
 	if !strings.HasPrefix(got, "30 rows read, 5 records changed, 25 rows skipped. Line 1: bad.") || !strings.HasSuffix(got, "... and 5 more.") {
 		t.Fatal(got)
 	}
+}
+
+// TestCheckRefusesBatchWithoutWriter: a batch row whose single operation
+// nothing can write a line through stops the jobs module at start.
+func TestCheckRefusesBatchWithoutWriter(t *testing.T) {
+	rows := append(registry.Rows(), &registry.Resource{Name: "gadgets", IDField: "id", Ops: []*registry.Op{
+		{Operation: "PolishGadget", Kind: registry.Action},
+		{Operation: "PolishGadgetBatch", Kind: registry.Batch, Single: "PolishGadget", Writes: registry.Update},
+	}})
+	reg, err := registry.New(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Service{Registry: reg}
+	if err := s.Check(); err == nil || !strings.Contains(err.Error(), "registry row gadgets: batch PolishGadgetBatch") {
+		t.Fatalf("Check: %v", err)
+	}
+	s = &Service{Registry: mustRegistry(t)}
+	if err := s.Check(); err != nil {
+		t.Fatalf("the table: %v", err)
+	}
+}
+
+func mustRegistry(t *testing.T) *registry.Registry {
+	t.Helper()
+	reg, err := registry.New(registry.Rows())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
 }

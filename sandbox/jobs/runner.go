@@ -11,6 +11,7 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/bus"
+	"github.com/eshop-sandbox/sandbox/sandbox/crud"
 	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/files"
 	"github.com/eshop-sandbox/sandbox/sandbox/registry"
@@ -34,7 +35,8 @@ type Service struct {
 	Files     *files.Service
 	Log       *slog.Logger
 
-	settle sync.Mutex // one settling pass at a time
+	settle sync.Mutex   // one settling pass at a time
+	engine *crud.Engine // the generic write path batch lines and image uploads go through (Check builds it)
 
 	mu      sync.Mutex
 	faults  []Fault

@@ -42,7 +42,7 @@ var snapshotCollections = map[string]string{
 }
 
 // Price-list snapshots read the per-product prices kept in a price list
-// record's "_prices" (see sandbox/pricelists).
+// record's "_prices" (the registry row pricelists/prices).
 const (
 	pricelistSnapshot    = "GetListOfAllPricelistDetails"
 	allPricelistSnapshot = "GetListOfAllProductsAndPricelistPrices"

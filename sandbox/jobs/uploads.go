@@ -11,6 +11,7 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/crud"
 	"github.com/eshop-sandbox/sandbox/sandbox/files"
 	"github.com/eshop-sandbox/sandbox/sandbox/products"
 	"github.com/eshop-sandbox/sandbox/sandbox/store"
@@ -135,15 +136,19 @@ func (s *Service) productImages(ctx context.Context, j *Job) (Result, error) {
 	}
 	guid, gallery := j.Vars["guid"], j.Vars["gallery"]
 	var names []string
-	err := s.Store.Update(func(tx *store.Tx) error {
+	req := crud.Background(j.EshopID, j.Operation, j.Endpoint, j.Vars, j.Query)
+	err := s.engine.Update(req, func(c *crud.Ctx) error {
 		names = nil
-		b := &batchTx{s: s, tx: tx, j: j}
-		rec, err := b.load("products", guid)
+		k, err := c.CollOf("products")
+		if err != nil {
+			return err
+		}
+		guid, rec, err := k.Find(guid)
 		if err != nil {
 			return err
 		}
 		list, _ := rec["images"].([]any)
-		now := sandbox.FormatTime(tx.Now())
+		now := c.Now()
 		for _, f := range good {
 			img := findImage(rec, trimmed(f.row, "name"))
 			if j.Operation == "CreateProductImages" || img == nil {
@@ -173,9 +178,10 @@ func (s *Service) productImages(ctx context.Context, j *Job) (Result, error) {
 		if len(names) == 0 {
 			return nil
 		}
-		rec["images"] = list
-		tx.Emit(sandbox.Event{EshopID: j.EshopID, Kind: "product:update", Instance: guid})
-		return b.put("products", guid, rec)
+		// The product's update goes through the generic write: change
+		// time, change log and product:update as for a PATCH.
+		_, err = c.UpdateOne(k, guid, map[string]any{"images": list}, false)
+		return err
 	})
 	if err != nil {
 		return Result{}, err

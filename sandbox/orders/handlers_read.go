@@ -1,7 +1,6 @@
 package orders
 
 import (
-	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/changelog"
 	"github.com/eshop-sandbox/sandbox/sandbox/documents"
@@ -16,19 +15,9 @@ func (s *Service) changes(r *api.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	q := changelog.Query{Offset: (page - 1) * perPage, Limit: perPage}
-	if v := r.Query("from"); v != "" {
-		if q.From, err = sandbox.ParseTime(v); err != nil {
-			return nil, sandbox.Errorf(sandbox.KindInvalid, sandbox.CodeInvalidParameter, "from",
-				"Query parameter from must be a date-time like 2024-01-31T12:00:00+0100, not %q.", v)
-		}
-	}
-	switch t := r.Query("changeType"); t {
-	case "", changelog.Add, changelog.Edit, changelog.Delete:
-		q.Type = t
-	default:
-		return nil, sandbox.Errorf(sandbox.KindInvalid, sandbox.CodeInvalidParameter, "changeType",
-			"Query parameter changeType must be add, edit or delete, not %q.", t)
+	q, err := changelog.ParseQuery(r.Query, page, perPage)
+	if err != nil {
+		return nil, err
 	}
 	if err := changelog.Ensure(s.Store, r.Eshop, Collection); err != nil {
 		return nil, err

@@ -30,7 +30,7 @@ func TestSlug(t *testing.T) {
 	}
 }
 
-func TestApplySurcharge(t *testing.T) {
+func TestApplySurchargeUpdate(t *testing.T) {
 	meta := &eshop.Meta{Currencies: []string{"CZK", "EUR"}, DefaultCurrency: "CZK"}
 	base := `{"id":3,"code":"gift-wrapping","name":"Gift wrapping","displayName":null,"description":null,"priority":null,"required":false,"currency":"CZK","includingVat":true,"googleMapping":null}`
 	tests := []struct {
@@ -61,7 +61,7 @@ func TestApplySurcharge(t *testing.T) {
 			var rec, data map[string]any
 			_ = json.Unmarshal([]byte(base), &rec)
 			_ = json.Unmarshal([]byte(tc.data), &data)
-			code, err := applySurcharge(rec, data, meta)
+			code, err := ApplySurchargeUpdate(rec, data, meta)
 			if tc.errInst != "" {
 				var se *sandbox.Error
 				if !errors.As(err, &se) || se.Kind != tc.errKind || se.Instance != tc.errInst || se.Message == "" {

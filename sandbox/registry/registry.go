@@ -33,6 +33,7 @@ const (
 	BulkDelete Kind = "bulk-delete" // DELETE several records by id
 	Download   Kind = "download"    // GET a record as a PDF or ISDOC file
 	Action     Kind = "action"      // hand-written behaviour (a behaviour package serves it)
+	Batch      Kind = "batch"       // an asynchronous batch file whose every line goes through the Single op (sandbox/jobs)
 )
 
 // Answer says what a write answers with.
@@ -147,6 +148,17 @@ type Op struct {
 	Format string
 	// Status is the success status (0 = 200, or 201 for Create).
 	Status int
+	// Single, for a Batch, is the operation of the same row that each
+	// line of the batch file is written through, exactly as one request
+	// of it would be; Writes says what a line does to the record it names
+	// (Create, Update or Delete), which picks the row's mass event.
+	Single string
+	Writes Kind
+	// Lines, for a Batch, maps a path variable of the Single operation to
+	// the line field holding it ("productGuid|guid": the first present
+	// wins). Without an entry, the Single op's Var is the line's id field
+	// and any other variable is the batch request's own path variable.
+	Lines map[string]string
 }
 
 // Guard is a relation a delete must not break silently: records of
@@ -170,6 +182,8 @@ func (o *Op) SuccessStatus() int {
 	switch o.Kind {
 	case Create, BulkCreate:
 		return 201
+	case Batch:
+		return 202
 	}
 	return 200
 }
@@ -229,6 +243,13 @@ func New(rows []*Resource) (*Registry, error) {
 		r.rows = append(r.rows, row)
 	}
 	for _, row := range r.rows {
+		for _, op := range row.Ops {
+			if op.Kind == Batch {
+				if err := r.checkBatch(row, op); err != nil {
+					return nil, err
+				}
+			}
+		}
 		if row.Parent != nil {
 			if _, ok := r.by[row.Parent.Resource]; !ok {
 				return nil, fmt.Errorf("registry: %s: parent %q is not a row", row.Name, row.Parent.Resource)
@@ -241,6 +262,77 @@ func New(rows []*Resource) (*Registry, error) {
 		}
 	}
 	return r, nil
+}
+
+// lineKinds are what a batch line can do to a record, by the kind of its
+// Single op (Action: any).
+var lineKinds = map[Kind]Kind{
+	Create: Create, BulkCreate: Create,
+	Update: Update, BulkUpdate: Update,
+	Delete: Delete, BulkDelete: Delete,
+	Action: "",
+}
+
+// checkBatch refuses a batch whose lines would not go through a single
+// write of its own row.
+func (r *Registry) checkBatch(row *Resource, op *Op) error {
+	single, ok := r.ops[op.Single]
+	if !ok || r.opOf[op.Single] != row {
+		return fmt.Errorf("registry: %s %s: the batch's single operation %q is not an op of the row", row.Name, op.Operation, op.Single)
+	}
+	want, ok := lineKinds[single.Kind]
+	if !ok {
+		return fmt.Errorf("registry: %s %s: a batch line cannot go through a %s op (%s)", row.Name, op.Operation, single.Kind, op.Single)
+	}
+	switch {
+	case op.Writes != Create && op.Writes != Update && op.Writes != Delete:
+		return fmt.Errorf("registry: %s %s: a batch line writes create, update or delete, not %q", row.Name, op.Operation, op.Writes)
+	case want != "" && want != op.Writes:
+		return fmt.Errorf("registry: %s %s: lines go through %s, a %s, but the batch says they %s", row.Name, op.Operation, op.Single, single.Kind, op.Writes)
+	}
+	return nil
+}
+
+// MassEvent is the event a batch emits with the identifiers of the
+// records its lines changed: the mass event of its row for what the
+// lines write, or the parent's mass update when the row's events are the
+// parent's (a product's images). "" when the row has none.
+func (r *Registry) MassEvent(batch *Op) string {
+	row, ok := r.opOf[batch.Single]
+	if !ok {
+		return ""
+	}
+	if row.Parent != nil && row.Parent.Events {
+		return r.by[row.Parent.Resource].Events.MassUpdate
+	}
+	switch batch.Writes {
+	case Create:
+		return row.Events.MassCreate
+	case Update:
+		return row.Events.MassUpdate
+	case Delete:
+		return row.Events.MassDelete
+	}
+	return ""
+}
+
+// CheckEvents refuses a row naming an event the webhook catalogue does
+// not have (known: schemas.LoadCatalogue().Events), so a typo stops the
+// sandbox at start instead of emitting an event no one can subscribe to.
+func (r *Registry) CheckEvents(known []string) error {
+	set := make(map[string]bool, len(known))
+	for _, k := range known {
+		set[k] = true
+	}
+	for _, row := range r.rows {
+		e := row.Events
+		for _, name := range []string{e.Create, e.Update, e.Delete, e.MassCreate, e.MassUpdate, e.MassDelete} {
+			if name != "" && !set[name] {
+				return fmt.Errorf("registry row %s: event %q is not in the webhook catalogue", row.Name, name)
+			}
+		}
+	}
+	return nil
 }
 
 // Resource returns a row by name.

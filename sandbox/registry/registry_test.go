@@ -30,11 +30,11 @@ func TestRowsMatchTheCatalogue(t *testing.T) {
 				t.Errorf("%s: operation %s is not in the reference", row.Name, op.Operation)
 				continue
 			}
-			if e.Async {
-				t.Errorf("%s: %s is asynchronous (served by the jobs package), not a table row", row.Name, op.Operation)
+			if e.Async != (op.Kind == Batch) && op.Operation != "OrderBatchInsertion" {
+				t.Errorf("%s: %s: asynchronous %v, kind %s (only batches are asynchronous)", row.Name, op.Operation, e.Async, op.Kind)
 			}
 			vars := []string{op.Var}
-			if row.Parent != nil && op.Kind != Action {
+			if row.Parent != nil && op.Kind != Action && op.Kind != Batch {
 				vars = append(vars, strings.Split(row.Parent.Var, "|")...)
 			}
 			for _, v := range vars {
@@ -66,6 +66,14 @@ func TestRegistryRejectsBadRows(t *testing.T) {
 		{"bulk without max", []*Resource{{Name: "a", IDField: "id", Ops: []*Op{{Operation: "X", Kind: BulkCreate}}}}, "BulkMax"},
 		{"bad format", []*Resource{{Name: "a", IDField: "id", Ops: []*Op{download("X", "id", "doc")}}}, "format"},
 		{"paging", []*Resource{{Name: "a", IDField: "id", Ops: []*Op{{Operation: "X", Kind: List, PerPage: 50, MaxPerPage: 10}}}}, "PerPage"},
+		{"batch of an unknown op", []*Resource{{Name: "a", IDField: "id", Ops: []*Op{batch("B", "X", Update)}}}, `single operation "X" is not an op of the row`},
+		{"batch of another row's op", []*Resource{
+			{Name: "a", IDField: "id", Ops: []*Op{update("X", "id", "")}},
+			{Name: "b", IDField: "id", Ops: []*Op{batch("B", "X", Update)}},
+		}, "not an op of the row"},
+		{"batch through a list", []*Resource{{Name: "a", IDField: "id", Ops: []*Op{list("X", "a"), batch("B", "X", Update)}}}, "cannot go through a list op"},
+		{"batch writing what its single does not", []*Resource{{Name: "a", IDField: "id", Ops: []*Op{del("X", "id"), batch("B", "X", Update)}}}, "the batch says they update"},
+		{"batch writing nothing", []*Resource{{Name: "a", IDField: "id", Ops: []*Op{action("X"), batch("B", "X", List)}}}, "create, update or delete"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -87,9 +95,62 @@ func TestSuccessStatus(t *testing.T) {
 		{update("X", "id", ""), 200},
 		{del("X", "id"), 200},
 		{&Op{Kind: Create, Status: 200}, 200},
+		{batch("X", "Y", Update), 202},
 	} {
 		if got := tc.op.SuccessStatus(); got != tc.want {
 			t.Errorf("%s: %d, want %d", tc.op.Kind, got, tc.want)
 		}
+	}
+}
+
+// TestBatchMassEvents: a batch's mass event comes from the row its lines
+// are written to (the parent's for a product's images), never from a
+// table of its own.
+func TestBatchMassEvents(t *testing.T) {
+	reg, err := New(Rows())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for op, want := range map[string]string{
+		"ProductBatchUpdate":                  "product:massUpdate",
+		"ProductBatchDelete":                  "product:massDelete",
+		"ProductImageBatchDelete":             "product:massUpdate",
+		"UpdateProductCategoryBatch":          "category:massUpdate",
+		"UpdateCategoryProductsPriorityBatch": "category:massUpdate",
+		"CreateBrandBatch":                    "",
+		"UpdatePricelistBatch":                "productVariantPrice:massUpdate",
+		"OrderBatchInsertion":                 "order:massCreate",
+	} {
+		_, b, ok := reg.Op(op)
+		if !ok || b.Kind != Batch {
+			t.Errorf("%s: not a batch row", op)
+			continue
+		}
+		if got := reg.MassEvent(b); got != want {
+			t.Errorf("%s: mass event %q, want %q", op, got, want)
+		}
+	}
+}
+
+// TestRowEventsInCatalogue: every event a row names is one the webhook
+// catalogue knows; a row naming another fails naming the row.
+func TestRowEventsInCatalogue(t *testing.T) {
+	cat, err := schemas.LoadCatalogue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := New(Rows())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.CheckEvents(cat.Events); err != nil {
+		t.Fatalf("the table: %v", err)
+	}
+	bad, err := New([]*Resource{{Name: "gadgets", IDField: "id", Events: Events{Create: "gadget:create", MassUpdate: "gadget:massUpdated"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bad.CheckEvents(cat.Events); err == nil || !strings.Contains(err.Error(), "registry row gadgets") || !strings.Contains(err.Error(), "gadget:create") {
+		t.Fatalf("unknown event: %v", err)
 	}
 }

@@ -56,6 +56,22 @@ func action(op string) *Op { return &Op{Operation: op, Kind: Action} }
 // creating is an action that creates a record (201).
 func creating(op string) *Op { return &Op{Operation: op, Kind: Action, Status: 201} }
 
+// batch is an asynchronous batch whose every line goes through the single
+// op of the same row and writes as the kind says.
+func batch(op, single string, writes Kind) *Op {
+	return &Op{Operation: op, Kind: Batch, Single: single, Writes: writes}
+}
+
+// line says which line field holds a path variable of a batch's single
+// op ("productGuid|guid": the first present).
+func (o *Op) line(variable, fields string) *Op {
+	if o.Lines == nil {
+		o.Lines = map[string]string{}
+	}
+	o.Lines[variable] = fields
+	return o
+}
+
 func download(op, v, format string) *Op {
 	return &Op{Operation: op, Kind: Download, Var: v, Format: format}
 }

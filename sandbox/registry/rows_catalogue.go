@@ -43,7 +43,8 @@ func catalogueRows() []*Resource {
 				{Name: "relatedVideos", Fields: []string{"relatedVideos"}},
 				{Name: "relatedFiles", Fields: []string{"relatedFiles"}},
 			},
-			Events:    Events{Create: "product:create", Update: "product:update", Delete: "product:delete"},
+			Events: Events{Create: "product:create", Update: "product:update", Delete: "product:delete",
+				MassUpdate: "product:massUpdate", MassDelete: "product:massDelete"},
 			ChangeKey: "guid",
 			Item:      productListItem,
 			Ops: []*Op{
@@ -57,6 +58,8 @@ func catalogueRows() []*Resource {
 				update("UpdateProductByCode", "code", "").by("variants.#.code"),
 				action("DeleteProductVariant"),
 				creating("ProductCopy"),
+				batch("ProductBatchUpdate", "UpdateProduct", Update),
+				batch("ProductBatchDelete", "DeleteProduct", Delete),
 			},
 		},
 		{
@@ -69,6 +72,7 @@ func catalogueRows() []*Resource {
 				detail("GetDetailOfBrand", "code", ""),
 				update("UpdateBrand", "code", ""),
 				del("DeleteBrand", "code").guard("deleteUsed", "products", "brand.code"),
+				batch("CreateBrandBatch", "CreateBrand", Create),
 			},
 		},
 		{
@@ -79,7 +83,7 @@ func catalogueRows() []*Resource {
 		{
 			Name: "categories", IDField: "guid", Def: "Category", Alt: []string{"indexName"},
 			Rename: map[string]string{"imageName": "image", "sourceImageName": "image"},
-			Events: Events{Create: "category:create", Update: "category:update", Delete: "category:delete"},
+			Events: Events{Create: "category:create", Update: "category:update", Delete: "category:delete", MassUpdate: "category:massUpdate"},
 			Ops: []*Op{
 				paged("GetListOfProductCategories", "categories"),
 				create("CreateProductCategory", ""),
@@ -90,6 +94,8 @@ func catalogueRows() []*Resource {
 					guard("deleteChildren", "categories", "parentGuid"),
 				action("GetListOfProductsOrderInCategory"),
 				action("UpdateProductOrderInCategory"),
+				batch("UpdateProductCategoryBatch", "UpdateProductCategory", Update),
+				batch("UpdateCategoryProductsPriorityBatch", "UpdateProductOrderInCategory", Update).line("categoryGuid", "categoryGuid"),
 			},
 		},
 		{
@@ -134,9 +140,21 @@ func catalogueRows() []*Resource {
 			Ops: []*Op{
 				list("GetListOfPriceLists", "pricelists"),
 				create("CreatePricelist", ""),
-				action("GetPricelistDetail"),
-				action("UpdatePricelist"),
 				del("DeletePricelist", "id"),
+			},
+		},
+		{
+			// A price list's per-product prices, kept in the list record's
+			// "_prices" with the product's guid in "_productGuid". A
+			// multi-record PATCH writes the rows it can and reports the
+			// others with 200 (spec, Errors rule 2).
+			Name: "pricelists/prices", IDField: "code", BulkMax: 1000,
+			Parent: &Parent{Resource: "pricelists", Var: "id", Field: "_prices"},
+			Events: Events{Update: "productVariantPrice:update", MassUpdate: "productVariantPrice:massUpdate"},
+			Ops: []*Op{
+				paged("GetPricelistDetail", "pricelist", eq("code", "code"), eq("guid", "_productGuid")),
+				{Operation: "UpdatePricelist", Kind: BulkUpdate, Answer: AnswerNone},
+				batch("UpdatePricelistBatch", "UpdatePricelist", Update),
 			},
 		},
 		{

@@ -98,7 +98,7 @@ func orderRows() []*Resource {
 	return []*Resource{
 		{
 			Name: "orders", IDField: "code", Def: "Order",
-			Events: Events{Create: "order:create", Update: "order:update", Delete: "order:delete"},
+			Events: Events{Create: "order:create", Update: "order:update", Delete: "order:delete", MassCreate: "order:massCreate"},
 			Item:   orderListItem,
 			Sections: []Section{
 				{Name: "notes", Fields: []string{"notes"}},
@@ -123,6 +123,10 @@ func orderRows() []*Resource {
 					{Query: "codeTo", Path: "code", Op: To},
 				}, append(timeFilters("creationTime", "creationTime"), timeFilters("changeTime", "changeTime")...)...)...),
 				detail("GetOrderDetail", "code", "order"),
+				// sandbox/orders serves the order rules; a batch line is one
+				// POST /api/orders.
+				creating("CreateOrder"),
+				batch("OrderBatchInsertion", "CreateOrder", Create),
 			},
 		},
 		// The orders' history entries (OrderHistorySnapshot: an entry plus

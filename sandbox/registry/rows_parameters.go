@@ -32,7 +32,7 @@ func parameterRows() []*Resource {
 				paged("GetListOfSurchargeParameters", "surchargeParameters"),
 				create("CreateSurchargeParameter", "surchargeParameter"),
 				detail("GetDetailOfSurchargeParameter", "code", "surchargeParameter"),
-				action("UpdateSurchargeParameter"),
+				update("UpdateSurchargeParameter", "code", "surchargeParameter"),
 				del("DeleteSurchargeParameterByIndex", "code"),
 			},
 		},

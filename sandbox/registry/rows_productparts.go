@@ -47,6 +47,8 @@ func productPartRows() []*Resource {
 					Filters: []Filter{eq("gallery", "gallery")}},
 				{Operation: "DeleteAllProductImagesInGallery", Kind: DeleteAll, Filters: []Filter{eq("gallery", "gallery")}},
 				del("DeleteOneProductImage", "imageName"),
+				batch("ProductImageBatchDelete", "DeleteOneProductImage", Delete).
+					line("guid", "productGuid|guid").line("imageName", "imageName|name"),
 			},
 		},
 		{

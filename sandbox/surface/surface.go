@@ -9,6 +9,7 @@ package surface
 import (
 	"context"
 	"fmt"
+	"sort"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/accounting"
@@ -36,46 +37,69 @@ type Surface struct {
 	d        Deps
 	Engine   *crud.Engine
 	handlers map[string]api.HandlerFunc
+	parts    map[string]string // operation -> TablePart or the action package serving it
 }
 
-// New builds the surface. It fails when a table row names an action no
-// behaviour package serves, so a gap shows at start-up, not as a 501.
+// TablePart names the surface's generic handlers (sandbox/crud) in Part.
+const TablePart = "table"
+
+// New builds the surface from the generic handlers and the action
+// packages. An operation served by two of them is an error naming both;
+// an action no part serves is left to the other modules (the app refuses
+// an action no module serves).
 func New(d Deps) (*Surface, error) {
 	e, err := crud.New(d.Registry, crud.Deps{Store: d.Store, Site: d.Site, IDs: d.IDs})
 	if err != nil {
 		return nil, err
 	}
-	h, err := e.Handlers()
+	generic, err := e.Handlers()
 	if err != nil {
 		return nil, err
 	}
-	for _, part := range []map[string]api.HandlerFunc{
-		catalog.Handlers(e),
-		accounting.Handlers(e, d.Site),
-		marketing.Handlers(e, d.IDs),
-		logistics.Handlers(e, d.Site, d.IDs),
-	} {
-		for op, fn := range part {
-			h[op] = fn
-		}
+	s := &Surface{d: d, Engine: e}
+	s.handlers, s.parts, err = gather([]part{
+		{TablePart, generic},
+		{"catalog", catalog.Handlers(e)},
+		{"accounting", accounting.Handlers(e, d.Site)},
+		{"marketing", marketing.Handlers(e, d.IDs)},
+		{"logistics", logistics.Handlers(e, d.Site, d.IDs)},
+	})
+	if err != nil {
+		return nil, err
 	}
-	for _, row := range d.Registry.Resources() {
-		for _, op := range row.Ops {
-			if op.Kind == registry.Action && h[op.Operation] == nil && !servedElsewhere[op.Operation] {
-				return nil, fmt.Errorf("registry row %s: action %s has no handler", row.Name, op.Operation)
-			}
-		}
-	}
-	return &Surface{d: d, Engine: e, handlers: h}, nil
+	return s, nil
 }
 
-// servedElsewhere are table actions served by packages outside the
-// surface (registered as their own modules).
-var servedElsewhere = map[string]bool{
-	"UpdateSurchargeParameter": true, // sandbox/products
-	"GetPricelistDetail":       true, // sandbox/pricelists
-	"UpdatePricelist":          true, // sandbox/pricelists
+// part is one package's share of the surface.
+type part struct {
+	name     string
+	handlers map[string]api.HandlerFunc
 }
+
+// gather merges the parts' handlers; an operation two parts serve is an
+// error naming both.
+func gather(parts []part) (map[string]api.HandlerFunc, map[string]string, error) {
+	handlers, owner := map[string]api.HandlerFunc{}, map[string]string{}
+	for _, p := range parts {
+		ops := make([]string, 0, len(p.handlers))
+		for op := range p.handlers {
+			ops = append(ops, op)
+		}
+		sort.Strings(ops)
+		for _, op := range ops {
+			if prev, dup := owner[op]; dup {
+				return nil, nil, fmt.Errorf("surface: operation %s is served by both %s and %s", op, prev, p.name)
+			}
+			handlers[op], owner[op] = p.handlers[op], p.name
+		}
+	}
+	return handlers, owner, nil
+}
+
+// Part names the part serving an operation: TablePart for the generic
+// handlers, else the action package ("" when the surface does not serve
+// it).
+func (s *Surface) Part(operation string) string { return s.parts[operation] }
 
 // Handlers returns every handler of the surface keyed by operation.
 func (s *Surface) Handlers() map[string]api.HandlerFunc { return s.handlers }

@@ -1,20 +1,9 @@
 package crud
 
-import (
-	"errors"
-	"slices"
-
-	"github.com/eshop-sandbox/sandbox/sandbox"
-	"github.com/eshop-sandbox/sandbox/sandbox/api"
-)
-
-// listExtras fill the list-level fields some lists carry besides their
-// items, keyed by operation.
-var listExtras = map[string]ListExtra{
-	"GetListOfStocks":                 stockDefaults,
-	"GetListOfProductsAvailabilities": availabilityDefaults,
-	"GetListOfShippingMethods":        shippingDefaults,
-}
+// ListDefaults adds the list-level fields some lists answer besides their
+// items (defaultStockId, defaultAvailabilities, ...); the hook table
+// binds one to a List operation.
+type ListDefaults func(c *Ctx, items []map[string]any) (map[string]any, error)
 
 // stockDefaults names the default stock: the one marked "_default" in the
 // fixtures, else the first.
@@ -78,31 +67,4 @@ func shippingDefaults(c *Ctx, _ []map[string]any) (map[string]any, error) {
 	out["wholesaleSplitActive"] = split
 	out["wholesaleActive"] = HasModule(info, "wholesale")
 	return out, nil
-}
-
-// EshopInfo is the e-shop's information (data of GET /api/eshop).
-func (c *Ctx) EshopInfo() (map[string]any, error) {
-	return c.Esh.Single(c.Tx, c.R.Eshop, "info")
-}
-
-// Setting returns a settings document ("_id" in the settings collection),
-// rendered; nil when the e-shop has none.
-func (c *Ctx) Setting(id string) (map[string]any, error) {
-	raw, err := c.Tx.Get(c.R.Eshop, "settings", id)
-	if errors.Is(err, sandbox.ErrNotFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return api.Render(raw, c.Esh.View())
-}
-
-// HasModule reports whether the e-shop runs an active module.
-func HasModule(info map[string]any, name string) bool {
-	mods, _ := info["activeModules"].([]any)
-	return slices.ContainsFunc(mods, func(m any) bool {
-		mm, _ := m.(map[string]any)
-		return mm["name"] == name
-	})
 }

@@ -134,7 +134,7 @@ func (c *Ctx) Apply(k *Coll, rec, data map[string]any, create bool) (map[string]
 			rec[f] = merge(rec[f], v)
 		}
 	}
-	if p := prepares[row.Name]; p != nil {
+	if p := c.E.hooks.resource(row.Name).Prepare; p != nil {
 		if err := p(c, k, rec, orig, create); err != nil {
 			return nil, err
 		}
