@@ -21,6 +21,26 @@ import (
 // MaxBodyBytes caps request bodies; a larger body answers 413.
 const MaxBodyBytes = 8 << 20
 
+// Route is one endpoint of the API. Method, Path and Group come from the
+// reference catalogue; Operation is the stable route name used by rights,
+// faults, traffic rows and logs.
+type Route struct {
+	Operation string
+	Method    string
+	Path      string
+	Group     string
+	Handler   HandlerFunc
+	// Public routes skip token authentication (OAuth server endpoints).
+	Public bool
+	// NoContentType routes do not require the Content-Type header.
+	NoContentType bool
+	// AnyToken routes need a valid token but no right: every caller may
+	// ask which endpoints it may call (GET /api/system/endpoints).
+	AnyToken bool
+	// Summary is a one-line description shown by the GET /_sandbox/ index and the control plane's OpenAPI.
+	Summary string
+}
+
 // Request is what a handler receives: the HTTP request plus what the
 // chain learned (route, path variables, caller, e-shop).
 type Request struct {

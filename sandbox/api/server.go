@@ -19,24 +19,6 @@ import (
 // data (or a *Result, *Raw) or an error, never touching the ResponseWriter.
 type HandlerFunc func(r *Request) (any, error)
 
-// Route is one endpoint of the API. Method, Path and Group come from the
-// reference catalogue; Operation is the stable route name used by rights,
-// faults, traffic rows and logs.
-type Route struct {
-	Operation string
-	Method    string
-	Path      string
-	Group     string
-	Handler   HandlerFunc
-	// Public routes skip token authentication (OAuth server endpoints).
-	Public bool
-	// NoContentType routes do not require the Content-Type header.
-	NoContentType bool
-	// AnyToken routes need a valid token but no right: every caller may
-	// ask which endpoints it may call (GET /api/system/endpoints).
-	AnyToken bool
-}
-
 // Authenticator resolves the token headers of a request to a principal.
 type Authenticator interface {
 	Authenticate(r *http.Request) (*auth.Principal, error)

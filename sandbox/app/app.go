@@ -42,7 +42,8 @@ type App struct {
 	Bus       *bus.Bus
 	Log       *slog.Logger
 
-	modules []*Module
+	modules    []*Module
+	routeTable []api.Route // every registered route, in registration order
 
 	closeOnce sync.Once
 	closeErr  error
@@ -152,14 +153,31 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 	if err != nil {
 		return nil, err
 	}
-	routes = append(routes, control.Routes(control.Deps{Store: a.Store, Site: a.Site, Reset: a.Reset, Ready: &a.ready})...)
+	routes = append(routes, control.Routes(control.Deps{Store: a.Store, Site: a.Site, Reset: a.Reset, Ready: &a.ready,
+		Version: cfg.Version, Routes: a.Routes})...)
 	for _, rt := range extra {
 		rt.Public, rt.NoContentType = true, true
 		routes = append(routes, rt)
 	}
-	if err := a.Server.HandleRoutes(routes); err != nil {
+	// Paths ending in "/" (GET /_sandbox/) are registered after the rest:
+	// the server's segment table cannot hold them and leaves every route
+	// registered after one to the slower router.
+	var slashed []api.Route
+	a.routeTable = routes[:0:0]
+	for _, rt := range routes {
+		if strings.HasSuffix(rt.Path, "/") && rt.IsControl() {
+			slashed = append(slashed, rt)
+		} else {
+			a.routeTable = append(a.routeTable, rt)
+		}
+	}
+	if err := a.Server.HandleRoutes(a.routeTable); err != nil {
 		return nil, err
 	}
+	if err := a.Server.HandleRoutes(slashed); err != nil {
+		return nil, err
+	}
+	a.routeTable = append(a.routeTable, slashed...)
 
 	if a.listener, err = net.Listen("tcp", cfg.Addr); err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", cfg.Addr, err)
@@ -230,6 +248,11 @@ func (a *App) routes(handlers map[string]api.HandlerFunc) ([]api.Route, error) {
 	}
 	return routes, nil
 }
+
+// Routes returns every registered route (API, control plane, e-shop
+// pages): the live table that GET /_sandbox/ and the control plane's
+// OpenAPI document are built from.
+func (a *App) Routes() []api.Route { return a.routeTable }
 
 // Start serves in the background; Wait reports how serving ended.
 func (a *App) Start() {
