@@ -114,7 +114,8 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 				return ""
 			}
 			return a.Server.Operation(r)
-		}}
+		},
+		ListenURL: a.ListenURL}
 	handlers := map[string]api.HandlerFunc{}
 	var extra []api.Route
 	var middleware []func(http.Handler) http.Handler
@@ -271,6 +272,15 @@ func (a *App) Start() {
 
 // Wait blocks until the server stops.
 func (a *App) Wait() error { return <-a.served }
+
+// ListenURL is http://<the listener's address>; it differs from BaseURL
+// when a public URL is set. "" before the listener is bound.
+func (a *App) ListenURL() string {
+	if a.listener == nil {
+		return ""
+	}
+	return "http://" + a.listener.Addr().String()
+}
 
 // BaseURL is the address clients call, e.g. http://127.0.0.1:8080.
 func (a *App) BaseURL() string { return a.Site.BaseURL }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/eshop-sandbox/sandbox/sandbox/files"
+	"github.com/eshop-sandbox/sandbox/sandbox/inbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/jobs"
 	"github.com/eshop-sandbox/sandbox/sandbox/templates"
 	"github.com/eshop-sandbox/sandbox/sandbox/timectl"
@@ -36,6 +37,19 @@ func webhooksModule(d *Deps) (*Module, error) {
 		Start:      func(context.Context) error { return disp.Start() },
 		Stop:       disp.Stop,
 		AfterReset: func() error { disp.Reset(); return nil }}, nil
+}
+
+// inboxModule is the built-in webhook receiver: deliveries to its URLs are
+// handed over in-process by the dispatcher (the sandbox never sends a
+// request to its own listener). It is listed after the webhooks module.
+func inboxModule(d *Deps) (*Module, error) {
+	b := &inbox.Inbox{Store: d.Store, Clock: d.Clock, Headers: d.Headers,
+		Bases: func() []string { return []string{d.Site.BaseURL, d.ListenURL()} }}
+	d.Inbox = b
+	if d.Webhooks != nil {
+		d.Webhooks.Local = b.Local
+	}
+	return &Module{Name: "inbox", Control: b.Routes(), AfterReset: func() error { b.Reset(); return nil }}, nil
 }
 
 // fetcher downloads sourceUrl and batch files for files and jobs.
