@@ -21,8 +21,8 @@ import (
 const redoclyVersion = "2.77.0"
 
 // lintConfig is Redocly's recommended rule set, less no-ambiguous-paths:
-// the real service's own paths are ambiguous (/api/orders/{code}/history
-// and /api/orders/statuses/{id}, ...), and the document must keep them.
+// the real service's own paths are ambiguous (/api/customers/groups/{id}
+// and /api/customers/{guid}/accounts, ...), and the document must keep them.
 const lintConfig = "extends:\n  - recommended\nrules:\n  no-ambiguous-paths: off\n"
 
 // TestLintRedocly installs @redocly/cli from npm into a temp folder (once
