@@ -1,7 +1,6 @@
 package openapi
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"sort"
@@ -33,15 +32,7 @@ func ControlRoute(base func() string, version string, routes func() []api.Route)
 			if routes != nil {
 				all = routes()
 			}
-			doc, err := BuildControl(all, ControlOptions{BaseURL: base(), Version: version})
-			if err != nil {
-				return nil, err
-			}
-			raw, err := json.MarshalIndent(doc, "", "  ")
-			if err != nil {
-				return nil, err
-			}
-			return &api.Raw{ContentType: "application/json", Body: raw}, nil
+			return document(BuildControl(all, ControlOptions{BaseURL: base(), Version: version}))
 		}}
 }
 
@@ -104,8 +95,8 @@ func BuildControl(routes []api.Route, o ControlOptions) (map[string]any, error) 
 		"paths": paths,
 		"components": map[string]any{
 			"schemas": map[string]any{
-				"Envelope":      controlEnvelope(),
-				"ErrorEnvelope": controlErrorEnvelope(),
+				"Envelope":      controlEnvelope(false),
+				"ErrorEnvelope": controlEnvelope(true),
 			},
 			"responses": map[string]any{
 				"Ok": map[string]any{"description": "The envelope; data holds the answer.",
@@ -153,27 +144,19 @@ func ref(kind, name string) map[string]any {
 	return map[string]any{"$ref": "#/components/" + kind + "/" + name}
 }
 
-func controlEnvelope() map[string]any {
-	return map[string]any{
-		"type":     "object",
-		"required": []any{"data", "errors", "metadata"},
-		"properties": map[string]any{
-			"data":     map[string]any{"description": "The answer; its shape depends on the route."},
-			"errors":   map[string]any{"type": []any{"array", "null"}, "items": errorItem()},
-			"metadata": metadata(),
-		},
+// controlEnvelope is the envelope's schema; an error envelope has null
+// data and a list of errors.
+func controlEnvelope(isError bool) map[string]any {
+	data := map[string]any{"description": "The answer; its shape depends on the route."}
+	errs := map[string]any{"type": []any{"array", "null"}, "items": errorItem()}
+	if isError {
+		data = map[string]any{"type": "null"}
+		errs = map[string]any{"type": "array", "items": errorItem()}
 	}
-}
-
-func controlErrorEnvelope() map[string]any {
 	return map[string]any{
-		"type":     "object",
-		"required": []any{"data", "errors", "metadata"},
-		"properties": map[string]any{
-			"data":     map[string]any{"type": "null"},
-			"errors":   map[string]any{"type": "array", "items": errorItem()},
-			"metadata": metadata(),
-		},
+		"type":       "object",
+		"required":   []any{"data", "errors", "metadata"},
+		"properties": map[string]any{"data": data, "errors": errs, "metadata": metadata()},
 	}
 }
 

@@ -38,16 +38,21 @@ func Route(base func() string, headers sandbox.Headers, status func(string) int)
 	return api.Route{Operation: "sandbox.openapi", Method: http.MethodGet, Path: Path, Public: true, NoContentType: true,
 		Summary: "OpenAPI 3.1 of the whole API surface, to import into an API client",
 		Handler: func(r *api.Request) (any, error) {
-			doc, err := Build(Options{BaseURL: base(), Headers: headers, Status: status})
-			if err != nil {
-				return nil, err
-			}
-			raw, err := json.MarshalIndent(doc, "", "  ")
-			if err != nil {
-				return nil, err
-			}
-			return &api.Raw{ContentType: "application/json", Body: raw}, nil
+			return document(Build(Options{BaseURL: base(), Headers: headers, Status: status}))
 		}}
+}
+
+// document answers a built document as indented JSON, outside the
+// envelope, as API clients expect to import it.
+func document(doc map[string]any, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	raw, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return &api.Raw{ContentType: "application/json", Body: raw}, nil
 }
 
 // Build generates the document.
