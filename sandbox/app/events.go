@@ -30,6 +30,9 @@ func webhooksModule(d *Deps) (*Module, error) {
 	if err != nil {
 		return nil, err
 	}
+	if d.Inbox != nil {
+		disp.Local = d.Inbox.Local // deliveries to the built-in inbox stay in-process
+	}
 	d.Bus.Hook(disp.Hook)
 	d.Webhooks = disp
 	svc := &webhooks.Service{Store: d.Store, IDs: d.IDs, Catalogue: webhooks.NewCatalogue(cat.Events), Dispatcher: disp}
@@ -41,14 +44,13 @@ func webhooksModule(d *Deps) (*Module, error) {
 
 // inboxModule is the built-in webhook receiver: deliveries to its URLs are
 // handed over in-process by the dispatcher (the sandbox never sends a
-// request to its own listener). It is listed after the webhooks module.
+// request to its own listener). It is listed before the webhooks module,
+// which hands d.Inbox.Local to its dispatcher; d.Inbox.Owns tells the URLs
+// pointing at the sandbox that a webhook may name.
 func inboxModule(d *Deps) (*Module, error) {
 	b := &inbox.Inbox{Store: d.Store, Clock: d.Clock, Headers: d.Headers,
 		Bases: func() []string { return []string{d.Site.BaseURL, d.ListenURL()} }}
 	d.Inbox = b
-	if d.Webhooks != nil {
-		d.Webhooks.Local = b.Local
-	}
 	return &Module{Name: "inbox", Control: b.Routes(), AfterReset: func() error { b.Reset(); return nil }}, nil
 }
 

@@ -47,7 +47,7 @@ type Deps struct {
 	Limits   *limits.Limiter      // set by the limits module
 	Webhooks *webhooks.Dispatcher // set by the webhooks module
 	Jobs     *jobs.Service        // set by the jobs module
-	Inbox    *inbox.Inbox         // set by the inbox module
+	Inbox    *inbox.Inbox         // set by the inbox module, listed before webhooks
 }
 
 // Module is one behaviour package's contribution to the sandbox.
