@@ -84,18 +84,27 @@ func (s *Service) EshopRoutes() []api.Route { return s.OAuth.Routes() }
 func (s *Service) ControlRoutes() []api.Route {
 	const addon = "/_sandbox/eshops/{eshopId:[0-9]+}/addons/{name}"
 	routes := []api.Route{
-		{Operation: "sandbox.addons.list", Method: http.MethodGet, Path: "/_sandbox/eshops/{eshopId:[0-9]+}/addons", Handler: s.list},
-		{Operation: "sandbox.addons.get", Method: http.MethodGet, Path: addon, Handler: s.get},
-		{Operation: "sandbox.addons.put", Method: http.MethodPut, Path: addon, Handler: s.put},
-		{Operation: "sandbox.addons.approve", Method: http.MethodPost, Path: addon + "/approve", Handler: s.approve},
-		{Operation: "sandbox.install", Method: http.MethodPost, Path: "/_sandbox/eshops/{eshopId:[0-9]+}/install", Handler: s.install},
-		{Operation: "sandbox.installs.list", Method: http.MethodGet, Path: "/_sandbox/installs", Handler: s.installs},
-		{Operation: "sandbox.installs.get", Method: http.MethodGet, Path: "/_sandbox/installs/{id}", Handler: s.installByID},
+		{Operation: "sandbox.addons.list", Method: http.MethodGet, Summary: "The e-shop's add-ons: state, URLs, approved and pending endpoints", Path: "/_sandbox/eshops/{eshopId:[0-9]+}/addons", Handler: s.list},
+		{Operation: "sandbox.addons.get", Method: http.MethodGet, Summary: "One add-on of the e-shop", Path: addon, Handler: s.get},
+		{Operation: "sandbox.addons.put", Method: http.MethodPut, Summary: "Create or change an add-on (install and webhook URLs, requested endpoints)", Path: addon, Handler: s.put},
+		{Operation: "sandbox.addons.approve", Method: http.MethodPost, Summary: "Approve the add-on's pending endpoints", Path: addon + "/approve", Handler: s.approve},
+		{Operation: "sandbox.install", Method: http.MethodPost, Summary: "Run the install handshake against the add-on's install URL", Path: "/_sandbox/eshops/{eshopId:[0-9]+}/install", Handler: s.install},
+		{Operation: "sandbox.installs.list", Method: http.MethodGet, Summary: "Install handshakes run so far, each with its report", Path: "/_sandbox/installs", Handler: s.installs},
+		{Operation: "sandbox.installs.get", Method: http.MethodGet, Summary: "One install handshake's report", Path: "/_sandbox/installs/{id}", Handler: s.installByID},
 	}
 	for _, action := range Actions() {
-		routes = append(routes, api.Route{Operation: "sandbox.addons." + action, Method: http.MethodPost, Path: addon + "/" + action, Handler: s.lifecycleHandler(action)})
+		routes = append(routes, api.Route{Operation: "sandbox.addons." + action, Method: http.MethodPost, Path: addon + "/" + action, Handler: s.lifecycleHandler(action),
+			Summary: lifecycleSummaries[action]})
 	}
 	return append(routes, s.OAuth.ControlRoutes()...)
+}
+
+// lifecycleSummaries describe the life-cycle routes in the /_sandbox/ index.
+var lifecycleSummaries = map[string]string{
+	"suspend":   "Suspend the add-on (addon:suspend); its calls answer 403 addon-suspended",
+	"resume":    "Resume a suspended add-on (addon:approve)",
+	"terminate": "Terminate the add-on (addon:terminate); its tokens are revoked",
+	"uninstall": "Uninstall the add-on (addon:uninstall); its tokens are revoked",
 }
 
 // Stop cancels installs under way; the app calls it at Close.

@@ -27,6 +27,9 @@ type Route struct {
 	// AnyToken routes need a valid token but no right: every caller may
 	// ask which endpoints it may call (GET /api/system/endpoints).
 	AnyToken bool
+	// Summary is a one-line description shown by the GET /_sandbox/ index
+	// and the control plane's OpenAPI.
+	Summary string
 	// Aliases serve this same route (same operation, checks and handler)
 	// at other methods or paths: the spec's PATCH /orders/{code}/status,
 	// and PUT endpoints sent as POST by the client library.
@@ -93,7 +96,7 @@ const ControlPrefix = "/_sandbox"
 
 // Area is the area of the route, by its own path (an alias belongs to the
 // area of the route it serves).
-func (rt *Route) Area() Area { return AreaOf(rt.Path) }
+func (rt Route) Area() Area { return AreaOf(rt.Path) }
 
 // changesState reports whether a method may change state; the control
 // plane guards such requests against cross-site use.

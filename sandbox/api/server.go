@@ -160,8 +160,12 @@ func (s *Server) Operation(r *http.Request, body []byte) string {
 }
 
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
+	hint := "GET /api/system/endpoints lists the endpoints."
+	if AreaOf(r.URL.Path) == AreaControl {
+		hint = "GET " + ControlPrefix + "/ lists the control routes."
+	}
 	s.writeError(w, r, sandbox.Errorf(sandbox.KindNotFound, sandbox.CodeNotFound, "unknown",
-		"No endpoint %s %s. GET /api/system/endpoints lists the endpoints.", r.Method, r.URL.Path))
+		"No endpoint %s %s. %s", r.Method, truncate(r.URL.Path, 200), hint))
 }
 
 // RequestIDOf returns the request id assigned by the server.

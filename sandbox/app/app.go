@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -42,8 +43,9 @@ type App struct {
 	Bus       *bus.Bus
 	Log       *slog.Logger
 
-	modules []*Module
-	owners  map[string]Owner // who serves each operation (owners.go)
+	modules    []*Module
+	owners     map[string]Owner // who serves each operation (owners.go)
+	routeTable []api.Route      // every registered route
 
 	closeOnce sync.Once
 	closeErr  error
@@ -113,7 +115,7 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 	headers := sandbox.NewHeaders(cfg.HeaderPrefix)
 	ids := sandbox.NewIDs(cfg.Seed)
 	deps := &Deps{Config: cfg, Store: a.Store, Bus: a.Bus, Clock: clock, Site: a.Site, Catalogue: a.Catalogue,
-		Schemas: a.Schemas, Registry: reg, IDs: ids, Headers: headers, Log: log, Egress: a.egress}
+		Schemas: a.Schemas, Registry: reg, IDs: ids, Headers: headers, Log: log, Egress: a.egress, ListenURL: a.ListenURL}
 	own := newOwners()
 	aliases := map[string][]api.Alias{}
 	var extra []api.Route
@@ -137,6 +139,9 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 			aliases[op] = append(aliases[op], as...)
 		}
 	}
+	if deps.Inbox != nil { // the inbox is the sandbox's own address, served without a request
+		a.egress.Internal = func(u *url.URL) bool { return deps.Inbox.Owns(u.String()) }
+	}
 	hosts, err := api.NewHosts(cfg.Addr, cfg.PublicURL)
 	if err != nil {
 		return nil, err
@@ -159,7 +164,8 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 	if err != nil {
 		return nil, err
 	}
-	routes = append(routes, control.Routes(control.Deps{Store: a.Store, Site: a.Site, Reset: a.Reset, Ready: &a.ready})...)
+	routes = append(routes, control.Routes(control.Deps{Store: a.Store, Site: a.Site, Reset: a.Reset, Ready: &a.ready,
+		Version: cfg.Version, Routes: a.Routes})...)
 	for _, rt := range extra {
 		rt.Public, rt.NoContentType = true, true
 		routes = append(routes, rt)
@@ -167,6 +173,7 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 	if err := a.Server.HandleRoutes(routes); err != nil {
 		return nil, err
 	}
+	a.routeTable = routes
 
 	if a.listener, err = net.Listen("tcp", cfg.Addr); err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", cfg.Addr, err)
@@ -258,8 +265,14 @@ func ReachableAddr(a net.Addr) string {
 }
 
 // ListenURL is the URL of the listener itself, reachable from this
-// machine (the base URL may be a public URL that only resolves elsewhere).
-func (a *App) ListenURL() string { return "http://" + ReachableAddr(a.listener.Addr()) }
+// machine; it differs from the base URL when a public URL is set (which
+// may resolve only elsewhere). "" before the listener is bound.
+func (a *App) ListenURL() string {
+	if a.listener == nil {
+		return ""
+	}
+	return "http://" + ReachableAddr(a.listener.Addr())
+}
 
 // Exposed reports whether the sandbox listens beyond this machine (an
 // address that is not loopback), which `sandbox up` warns about.
@@ -271,6 +284,11 @@ func (a *App) Exposed() bool {
 	ip := net.ParseIP(host)
 	return ip == nil || !ip.IsLoopback()
 }
+
+// Routes returns every registered route (API, control plane, e-shop
+// pages): the live table that GET /_sandbox/ and the control plane's
+// OpenAPI document are built from.
+func (a *App) Routes() []api.Route { return a.routeTable }
 
 // Start serves in the background; Wait reports how serving ended.
 func (a *App) Start() {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/files"
+	"github.com/eshop-sandbox/sandbox/sandbox/inbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/jobs"
 	"github.com/eshop-sandbox/sandbox/sandbox/templates"
 	"github.com/eshop-sandbox/sandbox/sandbox/timectl"
@@ -34,6 +35,9 @@ func webhooksModule(d *Deps) (*Module, error) {
 	if err != nil {
 		return nil, err
 	}
+	if d.Inbox != nil {
+		disp.Local = d.Inbox.Local // deliveries to the built-in inbox stay in-process
+	}
 	d.Bus.Hook(disp.Hook)
 	d.Webhooks = disp
 	svc := &webhooks.Service{Store: d.Store, IDs: d.IDs, Catalogue: webhooks.NewCatalogue(cat.Events), Dispatcher: disp, Egress: d.Egress}
@@ -46,6 +50,18 @@ func webhooksModule(d *Deps) (*Module, error) {
 // fetcher downloads sourceUrl and batch files for files and jobs, never
 // from the sandbox itself.
 func fetcher(d *Deps) *files.Fetcher { return files.NewFetcher(d.Egress, time.Minute) }
+
+// inboxModule is the built-in webhook receiver: deliveries to its URLs are
+// handed over in-process by the dispatcher (the sandbox never sends a
+// request to its own listener). It is listed before the webhooks module,
+// which hands d.Inbox.Local to its dispatcher; d.Inbox.Owns tells the URLs
+// pointing at the sandbox that a webhook may name.
+func inboxModule(d *Deps) (*Module, error) {
+	b := &inbox.Inbox{Store: d.Store, Clock: d.Clock, Headers: d.Headers,
+		Bases: func() []string { return []string{d.Site.BaseURL, d.ListenURL()} }}
+	d.Inbox = b
+	return &Module{Name: "inbox", Control: b.Routes(), AfterReset: func() error { b.Reset(); return nil }}, nil
+}
 
 func filesModule(d *Deps) (*Module, error) {
 	svc := &files.Service{Store: d.Store, Site: d.Site, Fetcher: fetcher(d)}
@@ -62,7 +78,7 @@ func jobsModule(d *Deps) (*Module, error) {
 	}
 	d.Bus.Hook(svc.Hook)
 	d.Jobs = svc
-	return &Module{Name: "jobs", Handlers: svc.Handlers(), Control: svc.ControlRoutes(), Eshop: svc.Routes(),
+	return &Module{Name: "jobs", Handlers: svc.Handlers(), Control: summarized(svc.ControlRoutes()), Eshop: svc.Routes(),
 		Start:      func(context.Context) error { svc.Start(); return nil },
 		Stop:       svc.Stop,
 		AfterReset: func() error { svc.Reset(); return nil }}, nil

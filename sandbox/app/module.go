@@ -9,6 +9,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/bus"
 	"github.com/eshop-sandbox/sandbox/sandbox/egress"
 	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/inbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/jobs"
 	"github.com/eshop-sandbox/sandbox/sandbox/limits"
 	"github.com/eshop-sandbox/sandbox/sandbox/registry"
@@ -36,6 +37,9 @@ type Deps struct {
 	// Egress refuses requests to the sandbox itself (webhooks, downloads,
 	// add-on calls); it learns the listener's address once it is bound.
 	Egress *egress.Guard
+	// ListenURL is http://<the listener's address>, which differs from
+	// Site.BaseURL when a public URL is set; "" until the listener is bound.
+	ListenURL func() string
 
 	// Services a module shares with modules listed after it (the scripted
 	// faults of the scenario module act through them); each is set by the
@@ -43,6 +47,7 @@ type Deps struct {
 	Limits   *limits.Limiter      // set by the limits module
 	Webhooks *webhooks.Dispatcher // set by the webhooks module
 	Jobs     *jobs.Service        // set by the jobs module
+	Inbox    *inbox.Inbox         // set by the inbox module, listed before webhooks
 }
 
 // Module is one behaviour package's contribution to the sandbox.

@@ -23,7 +23,7 @@ var modules = []ModuleFunc{
 	func(d *Deps) (*Module, error) { // first, so the traffic recorder sees every answer as sent
 		r := traffic.New(traffic.Deps{Bus: d.Bus, Clock: d.Clock, Store: d.Store, Site: d.Site, Headers: d.Headers, Log: d.Log},
 			traffic.Options{History: d.Config.TrafficHistory})
-		return &Module{Name: "traffic", Decorators: []api.Decorator{r.Decorator()}, Control: r.Routes(), Start: r.Start, Stop: r.Stop}, nil
+		return &Module{Name: "traffic", Decorators: []api.Decorator{r.Decorator()}, Control: summarized(r.Routes()), Start: r.Start, Stop: r.Stop}, nil
 	},
 	limitsModule,
 	func(d *Deps) (*Module, error) { // the registry table: generic handlers, catalogue/accounting/marketing/logistics actions
@@ -44,7 +44,7 @@ var modules = []ModuleFunc{
 	func(d *Deps) (*Module, error) {
 		return &Module{Name: "eshop", Handlers: eshop.Handlers(d.Store, d.Site)}, nil
 	},
-	clockModule, webhooksModule, jobsModule, filesModule, templatesModule, // events.go
+	clockModule, inboxModule, webhooksModule, jobsModule, filesModule, templatesModule, // events.go
 	func(d *Deps) (*Module, error) { // add-ons: OAuth server at {eshop_url}, install handshake, life cycle
 		s := addons.New(addons.Deps{Store: d.Store, Site: d.Site, IDs: d.IDs, Bus: d.Bus, Resolve: d.Catalogue.Resolve, Log: d.Log, Egress: d.Egress})
 		return &Module{Name: "addons", Control: s.ControlRoutes(), Eshop: s.EshopRoutes(), Stop: s.Stop}, nil

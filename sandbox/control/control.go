@@ -13,6 +13,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/auth"
 	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/openapi"
 	"github.com/eshop-sandbox/sandbox/sandbox/store"
 )
 
@@ -27,15 +28,23 @@ type Deps struct {
 	Reset func() error
 	// Ready reports whether seeding finished.
 	Ready *atomic.Bool
+	// Version is the build's version the index shows ("dev" when empty).
+	Version string
+	// Routes returns the live route table (every registered route); the
+	// index and the control OpenAPI document list its control routes.
+	Routes func() []api.Route
 }
 
 // Routes returns the control-plane routes.
 func Routes(d Deps) []api.Route {
 	c := &controller{d}
 	return []api.Route{
-		{Operation: "sandbox.health", Method: http.MethodGet, Path: Prefix + "/health", Handler: c.health, Public: true, NoContentType: true},
-		{Operation: "sandbox.eshops", Method: http.MethodGet, Path: Prefix + "/eshops", Handler: c.eshops, Public: true, NoContentType: true},
-		{Operation: "sandbox.reset", Method: http.MethodPost, Path: Prefix + "/reset", Handler: c.reset, Public: true, NoContentType: true},
+		{Operation: "sandbox.health", Method: http.MethodGet, Summary: "200 once the fixtures are seeded", Path: Prefix + "/health", Handler: c.health, Public: true, NoContentType: true},
+		{Operation: "sandbox.eshops", Method: http.MethodGet, Summary: "Each e-shop: address, private tokens and rights, add-on credentials and API tokens", Path: Prefix + "/eshops", Handler: c.eshops, Public: true, NoContentType: true},
+		{Operation: "sandbox.reset", Method: http.MethodPost, Summary: "Back to the fixtures: every write is undone, queued deliveries and jobs are dropped", Path: Prefix + "/reset", Handler: c.reset, Public: true, NoContentType: true},
+		{Operation: "sandbox.index", Method: http.MethodGet, Summary: "This index: every control route, the e-shops' tokens, the version, links (HTML for a browser, else JSON)", Path: Prefix + "/", Handler: c.index, Public: true, NoContentType: true},
+		{Operation: "sandbox.index.bare", Method: http.MethodGet, Summary: "The same index as GET /_sandbox/", Path: Prefix, Handler: c.index, Public: true, NoContentType: true},
+		openapi.ControlRoute(func() string { return d.Site.BaseURL }, d.Version, d.Routes),
 	}
 }
 
@@ -99,7 +108,16 @@ type APIToken struct {
 }
 
 func (c *controller) eshops(r *api.Request) (any, error) {
-	var out []EshopView
+	out, err := c.eshopViews()
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"eshops": out}, nil
+}
+
+// eshopViews lists every e-shop with its address and credentials.
+func (c *controller) eshopViews() ([]EshopView, error) {
+	out := []EshopView{}
 	err := c.d.Store.View(func(tx *store.Tx) error {
 		metas, err := eshop.List(tx)
 		if err != nil {
@@ -146,10 +164,7 @@ func (c *controller) eshops(r *api.Request) (any, error) {
 			return true
 		})
 	})
-	if err != nil {
-		return nil, err
-	}
-	return map[string]any{"eshops": out}, nil
+	return out, err
 }
 
 func (c *controller) reset(r *api.Request) (any, error) {

@@ -14,11 +14,11 @@ import (
 // /_sandbox/limits, POST /_sandbox/maintenance, POST /_sandbox/deprecations.
 func (l *Limiter) Routes() []api.Route {
 	return []api.Route{
-		{Operation: "sandbox.limits.get", Method: http.MethodGet, Path: "/_sandbox/limits", Handler: l.getLimits},
-		{Operation: "sandbox.limits.set", Method: http.MethodPatch, Path: "/_sandbox/limits", Handler: l.setLimits},
-		{Operation: "sandbox.maintenance", Method: http.MethodPost, Path: "/_sandbox/maintenance", Handler: l.setMaintenance},
-		{Operation: "sandbox.maintenance.get", Method: http.MethodGet, Path: "/_sandbox/maintenance", Handler: l.getMaintenance},
-		{Operation: "sandbox.deprecations", Method: http.MethodPost, Path: "/_sandbox/deprecations", Handler: l.setDeprecation},
+		{Operation: "sandbox.limits.get", Method: http.MethodGet, Summary: "The limits in force: connections per token and IP, rate bucket, write lock", Path: "/_sandbox/limits", Handler: l.getLimits},
+		{Operation: "sandbox.limits.set", Method: http.MethodPatch, Summary: "Change limits, e.g. {\"perToken\":5,\"bucketCapacity\":20,\"bucketLeak\":\"1s\"}", Path: "/_sandbox/limits", Handler: l.setLimits},
+		{Operation: "sandbox.maintenance", Method: http.MethodPost, Summary: "Start or end maintenance (503), e.g. {\"on\":true,\"for\":\"10m\"}", Path: "/_sandbox/maintenance", Handler: l.setMaintenance},
+		{Operation: "sandbox.maintenance.get", Method: http.MethodGet, Summary: "Whether maintenance is on, until when, and its message", Path: "/_sandbox/maintenance", Handler: l.getMaintenance},
+		{Operation: "sandbox.deprecations", Method: http.MethodPost, Summary: "Mark an operation deprecated with a sunset date (deprecation headers)", Path: "/_sandbox/deprecations", Handler: l.setDeprecation},
 	}
 }
 

@@ -35,8 +35,8 @@ type Settings struct {
 // ControlRoutes are the OAuth settings routes under /_sandbox/.
 func (s *Server) ControlRoutes() []api.Route {
 	return []api.Route{
-		{Operation: "sandbox.oauth.get", Method: http.MethodGet, Path: "/_sandbox/oauth", Handler: s.getSettings},
-		{Operation: "sandbox.oauth.put", Method: http.MethodPut, Path: "/_sandbox/oauth", Handler: s.putSettings},
+		{Operation: "sandbox.oauth.get", Method: http.MethodGet, Summary: "OAuth server facts: code validity and length, API token lifetime, tokens per add-on", Path: "/_sandbox/oauth", Handler: s.getSettings},
+		{Operation: "sandbox.oauth.put", Method: http.MethodPut, Summary: "Change the OAuth facts, e.g. {\"apiTokenLifetime\":\"10m\"}", Path: "/_sandbox/oauth", Handler: s.putSettings},
 	}
 }
 

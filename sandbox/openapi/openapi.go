@@ -13,7 +13,6 @@ import (
 	"io/fs"
 	"net/http"
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
@@ -37,17 +36,23 @@ type Options struct {
 // address is known only after binding.
 func Route(base func() string, headers sandbox.Headers, status func(string) int) api.Route {
 	return api.Route{Operation: "sandbox.openapi", Method: http.MethodGet, Path: Path, Public: true, NoContentType: true,
+		Summary: "OpenAPI 3.1 of the whole API surface, to import into an API client",
 		Handler: func(r *api.Request) (any, error) {
-			doc, err := Build(Options{BaseURL: base(), Headers: headers, Status: status})
-			if err != nil {
-				return nil, err
-			}
-			raw, err := json.MarshalIndent(doc, "", "  ")
-			if err != nil {
-				return nil, err
-			}
-			return &api.Raw{ContentType: "application/json", Body: raw}, nil
+			return document(Build(Options{BaseURL: base(), Headers: headers, Status: status}))
 		}}
+}
+
+// document answers a built document as indented JSON, outside the
+// envelope, as API clients expect to import it.
+func document(doc map[string]any, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	raw, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return &api.Raw{ContentType: "application/json", Body: raw}, nil
 }
 
 // Build generates the document.
@@ -66,7 +71,7 @@ func Build(o Options) (map[string]any, error) {
 	}
 	components["ErrorEnvelope"] = errorEnvelope()
 	paths := map[string]any{}
-	groups := map[string]bool{}
+	groups := map[string][]schemas.Endpoint{}
 	for _, e := range cat.Endpoints {
 		op, err := operation(e, o)
 		if err != nil {
@@ -78,12 +83,11 @@ func Build(o Options) (map[string]any, error) {
 			paths[e.Path] = item
 		}
 		item[strings.ToLower(e.Method)] = op
-		groups[e.Group] = true
+		groups[e.Group] = append(groups[e.Group], e)
 	}
-	var tags []any
-	for _, g := range sortedKeys(groups) {
-		tags = append(tags, map[string]any{"name": g})
-	}
+	tags := groupTags(groups)
+	responses := errorResponses()
+	pruneSchemas(components, paths, responses)
 	h := o.Headers
 	if h.AccessToken == "" {
 		h = sandbox.NewHeaders(sandbox.DefaultHeaderPrefix)
@@ -94,6 +98,7 @@ func Build(o Options) (map[string]any, error) {
 		"info": map[string]any{
 			"title":   "E-shop management API (sandbox)",
 			"version": "1.0",
+			"license": license(),
 			"description": "Every endpoint of the e-shop management interface as the sandbox serves it. Send Content-Type " +
 				"application/json (or " + h.VendorMediaType + ") on every request, and one of the two token headers.",
 		},
@@ -102,7 +107,8 @@ func Build(o Options) (map[string]any, error) {
 		"tags":     tags,
 		"paths":    paths,
 		"components": map[string]any{
-			"schemas": components,
+			"schemas":   components,
+			"responses": responses,
 			"securitySchemes": map[string]any{
 				"privateToken": map[string]any{"type": "apiKey", "in": "header", "name": h.PrivateToken,
 					"description": "A private API token created in the e-shop's administration."},
@@ -168,9 +174,12 @@ func operation(e schemas.Endpoint, o Options) (map[string]any, error) {
 		status = 204
 		ok["description"] = "Success, no body"
 	}
-	errRef := map[string]any{"description": "Error envelope", "content": map[string]any{"application/json": map[string]any{
-		"schema": map[string]any{"$ref": "#/components/schemas/ErrorEnvelope"}}}}
-	op["responses"] = map[string]any{fmt.Sprint(status): ok, "default": errRef}
+	answers := map[string]any{fmt.Sprint(status): ok}
+	for _, a := range errorAnswersOf(e) {
+		answers[a.status] = ref("responses", a.name)
+	}
+	answers["default"] = ref("responses", internalError.name)
+	op["responses"] = answers
 	return op, nil
 }
 
@@ -271,13 +280,4 @@ func words(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -35,10 +35,15 @@ func TestDocument(t *testing.T) {
 		t.Fatal(err)
 	}
 	var d struct {
-		OpenAPI    string                               `json:"openapi"`
-		Paths      map[string]map[string]map[string]any `json:"paths"`
+		OpenAPI string                               `json:"openapi"`
+		Paths   map[string]map[string]map[string]any `json:"paths"`
+		Info    struct {
+			License struct{ Name, Identifier string }
+		}
+		Tags       []struct{ Name, Description string }
 		Components struct {
-			Schemas map[string]any `json:"schemas"`
+			Schemas   map[string]any `json:"schemas"`
+			Responses map[string]any `json:"responses"`
 		} `json:"components"`
 	}
 	if err := json.Unmarshal(raw, &d); err != nil {
@@ -73,10 +78,73 @@ func TestDocument(t *testing.T) {
 	if _, ok := d.Paths["/api/brands"]["post"]["responses"].(map[string]any)["201"]; !ok {
 		t.Fatal("CreateBrand's documented 201 is missing")
 	}
+	referenced := map[string]bool{}
 	for _, m := range bytesFind(raw, `"$ref":"`) {
-		name := strings.TrimPrefix(m, "#/components/schemas/")
-		if _, ok := d.Components.Schemas[name]; !ok || name == m {
+		referenced[m] = true
+		var ok bool
+		if name, isSchema := strings.CutPrefix(m, "#/components/schemas/"); isSchema {
+			_, ok = d.Components.Schemas[name]
+		} else if name, isResp := strings.CutPrefix(m, "#/components/responses/"); isResp {
+			_, ok = d.Components.Responses[name]
+		}
+		if !ok {
 			t.Fatalf("$ref %s does not resolve", m)
+		}
+	}
+	for name := range d.Components.Schemas {
+		if !referenced["#/components/schemas/"+name] {
+			t.Errorf("component schema %s is never used", name)
+		}
+	}
+	for name := range d.Components.Responses {
+		if !referenced["#/components/responses/"+name] {
+			t.Errorf("component response %s is never used", name)
+		}
+	}
+	if d.Info.License.Name == "" || d.Info.License.Identifier == "" {
+		t.Error("info.license lacks a name or an identifier")
+	}
+	for _, tag := range d.Tags {
+		if tag.Description == "" {
+			t.Errorf("tag %s has no description", tag.Name)
+		}
+	}
+	if len(d.Tags) != 64 {
+		t.Errorf("%d tags, want the reference's 64 groups", len(d.Tags))
+	}
+	// Every operation documents its error answers; a few by name.
+	for path, item := range d.Paths {
+		for method, op := range item {
+			answers := op["responses"].(map[string]any)
+			n := 0
+			for status := range answers {
+				if strings.HasPrefix(status, "4") {
+					n++
+				}
+			}
+			if n == 0 {
+				t.Errorf("%s %s documents no 4xx answer", method, path)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		method, path string
+		want, not    []string
+	}{
+		{"get", "/api/orders/{code}", []string{"401", "403", "404", "422", "429", "503"}, []string{"409", "413", "423"}},
+		{"get", "/api/orders", []string{"400", "401", "403", "422", "429"}, []string{"404", "409", "423"}},
+		{"post", "/api/brands", []string{"400", "401", "403", "409", "413", "422", "423", "429"}, []string{"404"}},
+	} {
+		answers := d.Paths[tc.path][tc.method]["responses"].(map[string]any)
+		for _, st := range tc.want {
+			if _, ok := answers[st]; !ok {
+				t.Errorf("%s %s: %s not documented", tc.method, tc.path, st)
+			}
+		}
+		for _, st := range tc.not {
+			if _, ok := answers[st]; ok {
+				t.Errorf("%s %s: %s documented but never answered", tc.method, tc.path, st)
+			}
 		}
 	}
 	c := jsonschema.NewCompiler()

@@ -19,9 +19,9 @@ import (
 func (s *Service) ControlRoutes() []api.Route {
 	const shop = "/_sandbox/eshops/{eshopId:[0-9]+}"
 	return []api.Route{
-		{Operation: "sandbox.paymentMethods.activate", Method: http.MethodPost, Path: shop + "/payment-methods/{guid}/activate", Handler: s.activate},
-		{Operation: "sandbox.paymentGateways.list", Method: http.MethodGet, Path: shop + "/payment-gateways", Handler: s.gateways},
-		{Operation: "sandbox.paymentGateways.put", Method: http.MethodPut, Path: shop + "/payment-gateways/{addon}", Handler: s.putGateway},
+		{Operation: "sandbox.paymentMethods.activate", Method: http.MethodPost, Summary: "Activate a payment method an add-on created (the e-shop operator's step)", Path: shop + "/payment-methods/{guid}/activate", Handler: s.activate},
+		{Operation: "sandbox.paymentGateways.list", Method: http.MethodGet, Summary: "The e-shop's payment gateway addresses per add-on", Path: shop + "/payment-gateways", Handler: s.gateways},
+		{Operation: "sandbox.paymentGateways.put", Method: http.MethodPut, Summary: "Set an add-on's payment gateway address", Path: shop + "/payment-gateways/{addon}", Handler: s.putGateway},
 	}
 }
 

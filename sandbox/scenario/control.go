@@ -42,18 +42,18 @@ func (rp *Report) View() ReportView {
 // to start over) and the faults with their hit counts.
 func Routes(e *Engine, rp *Report) []api.Route {
 	return []api.Route{
-		{Operation: "sandbox.report", Method: http.MethodGet, Path: ReportPath, Handler: func(*api.Request) (any, error) {
+		{Operation: "sandbox.report", Method: http.MethodGet, Summary: "The contract report: what the add-on did against the spec's rules", Path: ReportPath, Handler: func(*api.Request) (any, error) {
 			v := rp.View()
 			if sc := e.Scenario(); sc != nil {
 				v.Scenario = sc.Name
 			}
 			return v, nil
 		}},
-		{Operation: "sandbox.report.clear", Method: http.MethodDelete, Path: ReportPath, Handler: func(*api.Request) (any, error) {
+		{Operation: "sandbox.report.clear", Method: http.MethodDelete, Summary: "Start the contract report over", Path: ReportPath, Handler: func(*api.Request) (any, error) {
 			rp.Clear()
 			return rp.View(), nil
 		}},
-		{Operation: "sandbox.faults", Method: http.MethodGet, Path: FaultsPath, Handler: func(*api.Request) (any, error) {
+		{Operation: "sandbox.faults", Method: http.MethodGet, Summary: "Scenario faults in force and how often each matched; the header that names one per call", Path: FaultsPath, Handler: func(*api.Request) (any, error) {
 			out := map[string]any{"faults": e.Faults(), "header": e.d.Headers.SandboxFault, "scenario": nil}
 			if sc := e.Scenario(); sc != nil {
 				out["scenario"] = sc.Name

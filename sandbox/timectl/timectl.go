@@ -38,8 +38,8 @@ type State struct {
 // Routes returns the control-plane routes.
 func (c *Controller) Routes() []api.Route {
 	return []api.Route{
-		{Operation: "sandbox.clock", Method: http.MethodGet, Path: Path, Handler: c.get},
-		{Operation: "sandbox.clock.move", Method: http.MethodPost, Path: Path, Handler: c.move},
+		{Operation: "sandbox.clock", Method: http.MethodGet, Summary: "The sandbox clock and its offset from the wall clock", Path: Path, Handler: c.get},
+		{Operation: "sandbox.clock.move", Method: http.MethodPost, Summary: "Move the clock: {\"advance\":\"3h\"} or {\"set\":\"2026-01-01T00:00:00Z\"}", Path: Path, Handler: c.move},
 	}
 }
 

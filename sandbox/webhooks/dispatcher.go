@@ -75,6 +75,10 @@ type Dispatcher struct {
 	// Faults, when set, may break an attempt (scripted webhook faults of
 	// sandbox/scenario); see faults.go.
 	Faults FaultFunc
+	// Local, when set, returns the handler of a receiver served inside the
+	// sandbox itself (the webhook inbox), nil for any other URL. Such
+	// deliveries are made in-process, never over a socket; see local.go.
+	Local func(url string) http.Handler
 
 	mu     sync.Mutex
 	inbox  []sandbox.Event
@@ -474,6 +478,10 @@ func (d *Dispatcher) post(url string, body []byte, headers map[string]string) (i
 	}
 	req.Header.Set("User-Agent", "eshop-sandbox-webhooks/1.0")
 	began := time.Now() // wall time on purpose: how long the receiver really took
+	if h := d.local(url); h != nil {
+		status, raw := serveLocal(h, req)
+		return status, raw, wireResult{took: time.Since(began)}
+	}
 	resp, err := d.Client.Do(req)
 	if err != nil {
 		return 0, "", wireResult{err: err, took: time.Since(began)}
