@@ -18,9 +18,15 @@ import (
 	"github.com/eshop-sandbox/sandbox/cmd/example-addon/addon"
 )
 
+// beAddon makes this test binary act as cmd/example-addon (TestExamples).
+const beAddon = "SANDBOX_TEST_BE_EXAMPLE_ADDON"
+
 func TestMain(m *testing.M) {
 	if os.Getenv("SANDBOX_TEST_MAIN") == "1" {
 		os.Exit(Main())
+	}
+	if os.Getenv(beAddon) == "1" {
+		os.Exit(addon.Main())
 	}
 	testscript.Main(m, map[string]func(){
 		"sandbox":       func() { os.Exit(Main()) },

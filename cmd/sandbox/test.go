@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/scenario/runner"
+	"github.com/eshop-sandbox/sandbox/cmd/sandbox/internal/runner"
 )
 
 func newTestCmd() *cobra.Command {

@@ -3,7 +3,8 @@
 // and faults, optionally the add-on under test started from its command,
 // then the steps in order, each passing or failing with the expectation,
 // what happened instead and the relevant traffic. `sandbox test` and the
-// CI test of scenarios/ use it.
+// CI test of scenarios/ use it. It lives under cmd/sandbox because it
+// drives whole sandboxes: sandbox/app wires the scenario package in.
 package runner
 
 import (
