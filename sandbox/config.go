@@ -35,6 +35,8 @@ type Config struct {
 	// ScenarioName names it in messages (the file path).
 	Scenario     []byte
 	ScenarioName string
+	// Version is the build's version (main.version, stamped by the linker); "dev" when unknown.
+	Version string
 }
 
 // Webhook delivery defaults: 8 attempts spread over about 21 minutes of

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -16,22 +17,35 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/eshop-sandbox/sandbox/cmd/example-addon/addon"
+	"github.com/eshop-sandbox/sandbox/sandbox/discover"
 )
-
-// beAddon makes this test binary act as cmd/example-addon (TestExamples).
-const beAddon = "SANDBOX_TEST_BE_EXAMPLE_ADDON"
 
 func TestMain(m *testing.M) {
 	if os.Getenv("SANDBOX_TEST_MAIN") == "1" {
 		os.Exit(Main())
 	}
-	if os.Getenv(beAddon) == "1" {
-		os.Exit(addon.Main())
-	}
-	testscript.Main(m, map[string]func(){
+	testscript.Main(isolated{m}, map[string]func(){
 		"sandbox":       func() { os.Exit(Main()) },
-		"example-addon": func() { os.Exit(addon.Main()) },
+		"example-addon": func() { os.Exit(addon.Main(discover.Locate)) },
 	})
+}
+
+// isolated runs the tests with their own state folder, so the sandboxes
+// they start (some killed on purpose) never record themselves in the
+// developer's cache, and never find the developer's sandboxes.
+type isolated struct{ m *testing.M }
+
+// Run implements testscript.TestingM.
+func (i isolated) Run() int {
+	dir, err := os.MkdirTemp("", "sandbox-state-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	os.Setenv("XDG_STATE_HOME", dir)
+	os.Unsetenv("SANDBOX_URL")
+	return i.m.Run()
 }
 
 // TestSIGTERM checks that SIGTERM (what CI runners and process managers
@@ -77,11 +91,22 @@ func TestSIGTERM(t *testing.T) {
 }
 
 // TestScripts runs the CLI scripts in testdata/script. Each script gets a
-// free loopback port in $PORT and the commands waithealth and httpget.
+// free loopback port in $PORT, its own $HOME and state folder
+// ($XDG_STATE_HOME, where sandbox up records itself), and the commands
+// waithealth, waiturl, waitbody, httpget, httpdo and findsandbox.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
+			home := filepath.Join(env.WorkDir, "home")
+			if err := os.MkdirAll(home, 0o755); err != nil {
+				return err
+			}
+			env.Setenv("HOME", home)
+			env.Setenv("XDG_STATE_HOME", filepath.Join(env.WorkDir, "state"))
+			if err := goEnv(env); err != nil {
+				return err
+			}
 			l, err := net.Listen("tcp", "127.0.0.1:0")
 			if err != nil {
 				return err
@@ -98,9 +123,12 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"waithealth": waitHealth,
-			"waiturl":    waitURL,
-			"httpget":    httpGet,
+			"waithealth":  waitHealth,
+			"waiturl":     waitURL,
+			"waitbody":    waitBody,
+			"httpget":     httpGet,
+			"httpdo":      httpDo,
+			"findsandbox": findSandbox,
 		},
 	})
 }

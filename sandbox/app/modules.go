@@ -23,7 +23,7 @@ import (
 var modules = []ModuleFunc{
 	func(d *Deps) (*Module, error) { // first, so the traffic recorder sees every answer as sent
 		r := traffic.New(traffic.Deps{Bus: d.Bus, Clock: d.Clock, Store: d.Store, Site: d.Site, Headers: d.Headers, Log: d.Log},
-			traffic.Options{History: d.Config.TrafficHistory})
+			traffic.Options{History: d.Config.TrafficHistory, Version: d.Config.Version})
 		return &Module{Name: "traffic", Middleware: r.Middleware, Control: r.Routes(), Start: r.Start, Stop: r.Stop}, nil
 	},
 	func(*Deps) (*Module, error) { // the spec's PATCH /orders/{code}/status, served as /api/...: before limits and faults, so they see the reference route
