@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -190,13 +189,5 @@ func httpGet(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		req.Header.Set(k, v)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	ts.Check(err)
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	ts.Check(err)
-	fmt.Fprintf(ts.Stdout(), "status %d\n%s\n", resp.StatusCode, body)
-	if neg == (resp.StatusCode < 400) {
-		ts.Fatalf("unexpected status %d", resp.StatusCode)
-	}
+	printResponse(ts, neg, req)
 }

@@ -150,6 +150,12 @@ func httpDo(ts *testscript.TestScript, neg bool, args []string) {
 	req, err := http.NewRequest(args[0], args[1], body)
 	ts.Check(err)
 	req.Header.Set("Content-Type", "application/json")
+	printResponse(ts, neg, req)
+}
+
+// printResponse sends req, prints "status N" and the body, and fails on a
+// status of 400 or more unless negated (then on one below 400).
+func printResponse(ts *testscript.TestScript, neg bool, req *http.Request) {
 	resp, err := http.DefaultClient.Do(req)
 	ts.Check(err)
 	defer resp.Body.Close()
