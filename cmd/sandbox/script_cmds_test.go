@@ -30,7 +30,8 @@ var (
 // goEnv gives a script what `go install` / `make install` need in a
 // temporary $HOME without reaching the internet: this module's root
 // ($MODROOT), the build and module caches and GOFLAGS of the test's own
-// go, the go command's folder ($GOROOTBIN), and GOPROXY=off.
+// go (with -buildvcs=false), the go command's folder ($GOROOTBIN), and
+// GOPROXY=off.
 func goEnv(env *testscript.Env) error {
 	goEnvOnce.Do(func() {
 		goBin, err := exec.LookPath("go")
@@ -48,9 +49,15 @@ func goEnv(env *testscript.Env) error {
 			goEnvErr = fmt.Errorf("go env printed %q", out)
 			return
 		}
+		flags := lines[3]
+		if !strings.Contains(flags, "-buildvcs") {
+			// git reads its settings (safe.directory) from the real $HOME,
+			// which the script replaces; the version comes from VERSION.
+			flags = strings.TrimSpace(flags + " -buildvcs=false")
+		}
 		goEnvVars = map[string]string{
 			"GOCACHE": lines[0], "GOMODCACHE": lines[1], "MODROOT": filepath.Dir(lines[2]),
-			"GOROOTBIN": filepath.Dir(goBin), "GOPROXY": "off", "GOTOOLCHAIN": "local", "GOFLAGS": lines[3],
+			"GOROOTBIN": filepath.Dir(goBin), "GOPROXY": "off", "GOTOOLCHAIN": "local", "GOFLAGS": flags,
 		}
 	})
 	for k, v := range goEnvVars {
