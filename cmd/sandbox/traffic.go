@@ -44,7 +44,7 @@ the newest calls and attempts only (see --traffic-history of sandbox up).`,
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if harFile == "" {
-				return fail(cmd, "--har: give the file to write (- for standard output)")
+				return usageError(cmd, "--har: give the file to write (- for standard output)")
 			}
 			target, err := resolveTarget(cmd)
 			if err != nil {
