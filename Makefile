@@ -17,7 +17,7 @@ FUZZ := \
 	./sandbox/webhooks:FuzzVerify \
 	./sandbox/scenario:FuzzParse
 
-.PHONY: up test fuzz build lint schemas bench clean
+.PHONY: up test fuzz build install lint schemas bench clean
 
 up:
 	$(GO) run -ldflags "$(LDFLAGS)" ./cmd/sandbox up --headless --addr $(ADDR)
@@ -34,6 +34,11 @@ fuzz:
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/sandbox ./cmd/sandbox
+
+# Install the sandbox command into $(go env GOBIN), else $(go env GOPATH)/bin,
+# with its version stamped (sandbox version, the HAR creator, /_sandbox/).
+install:
+	$(GO) install -ldflags "$(LDFLAGS)" ./cmd/sandbox
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

@@ -2,29 +2,12 @@ package scenarios_test
 
 import (
 	"bytes"
-	"context"
 	"io/fs"
-	"os"
-	"strings"
 	"testing"
 
-	"github.com/eshop-sandbox/sandbox/cmd/example-addon/addon"
 	"github.com/eshop-sandbox/sandbox/sandbox/scenario"
-	"github.com/eshop-sandbox/sandbox/sandbox/scenario/runner"
 	"github.com/eshop-sandbox/sandbox/scenarios"
 )
-
-// beAddon makes this test binary act as cmd/example-addon when the runner
-// starts it as a scenario's add-on command (EXAMPLE_ADDON points here), so
-// the examples run against the real add-on without a separate build.
-const beAddon = "SANDBOX_TEST_BE_EXAMPLE_ADDON"
-
-func TestMain(m *testing.M) {
-	if os.Getenv(beAddon) == "1" {
-		os.Exit(addon.Main())
-	}
-	os.Exit(m.Run())
-}
 
 func files(t *testing.T) []string {
 	t.Helper()
@@ -40,27 +23,6 @@ func files(t *testing.T) []string {
 		t.Fatal("no example scenarios")
 	}
 	return out
-}
-
-// TestExamples runs every scenario of this folder against the example
-// add-on; each must pass.
-func TestExamples(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv(beAddon, "1") // inherited by the add-on processes only; this process checked it at start
-	for _, name := range files(t) {
-		t.Run(strings.TrimSuffix(name, ".yaml"), func(t *testing.T) {
-			res := runner.RunFile(context.Background(), name, runner.Options{Vars: map[string]string{"EXAMPLE_ADDON": exe}})
-			var out bytes.Buffer
-			runner.WriteText(&out, res)
-			if !res.Passed {
-				t.Fatalf("scenario failed:\n%s", out.String())
-			}
-			t.Log("\n" + out.String())
-		})
-	}
 }
 
 // TestExamplesCoverEveryKind: the folder holds at least one documented

@@ -2,7 +2,7 @@
 // sandbox answers and the webhooks it sends, a detail pane, filters, and
 // actions through the control plane. It is a bubbletea v1 program that
 // reads only a Source, so `sandbox up` (in-process, from the bus) and
-// `sandbox tui --addr` (attached, from the traffic stream) look the same.
+// `sandbox tui` (attached, from the traffic stream) look the same.
 //
 // It stays smooth under load: the history is bounded, the screen is
 // redrawn at most 20 times a second, and events that arrive faster than

@@ -11,7 +11,7 @@ import (
 )
 
 // RemoteSource feeds the UI from another sandbox's live traffic stream
-// (`sandbox tui --addr`). It reconnects after a failure and resumes after
+// (`sandbox tui`). It reconnects after a failure and resumes after
 // the last event it saw. When the UI falls behind, events are dropped here
 // (counted) so the stream keeps flowing; the server counts what it had to
 // drop for this reader and says so.

@@ -6,13 +6,19 @@
 //	go run ./cmd/sandbox up                          # terminal 1
 //	go run ./cmd/example-addon --install 1001        # terminal 2
 //
-// The code lives in package addon, which documents each rule.
+// The same add-on ships inside the sandbox binary as `sandbox
+// example-addon`. The code lives in package addon, which documents each
+// rule; this file only hands it the sandbox's discovery (--sandbox, else
+// SANDBOX_URL, else the sandbox `sandbox up` recorded).
 package main
 
 import (
 	"os"
 
 	"github.com/eshop-sandbox/sandbox/cmd/example-addon/addon"
+	"github.com/eshop-sandbox/sandbox/sandbox/discover"
 )
 
-func main() { os.Exit(addon.Main()) }
+func main() {
+	os.Exit(addon.Main(discover.Locate))
+}

@@ -54,7 +54,8 @@ instead of a minute; a changed file, or a sandbox with other schemas, is
 checked again. sandbox fixtures generate stamps what it writes.`,
 		Example: `  sandbox fixtures check ./my-fixtures
   sandbox fixtures check --stamp ./big && sandbox up --fixtures ./big`,
-		Args: cobra.ExactArgs(1),
+		Args:              exactArgs(1, "one fixture folder"),
+		ValidArgsFunction: completeFolders,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sum, err := checkFixtures(args[0], stamp)
 			if err != nil {

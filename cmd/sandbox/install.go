@@ -6,20 +6,18 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/addons"
 )
 
 func newInstallCmd() *cobra.Command {
 	var (
-		addr, name string
-		eshopID    int
-		asJSON     bool
+		url, name string
+		eshopID   int
+		asJSON    bool
 	)
 	cmd := &cobra.Command{
 		Use:   "install",
@@ -34,7 +32,7 @@ The report lists every code exchange, the answer and each problem with what to
 fix. The exit code is 0 when the handshake passed, 1 when it failed or could
 not start. Past reports: GET /_sandbox/installs.`,
 		Example: `  sandbox install --addon example-addon --eshop 1001
-  sandbox install --addon example-addon --eshop 1002 --addr http://127.0.0.1:9000
+  sandbox install --addon example-addon --eshop 1002 --url http://127.0.0.1:9000
   sandbox install --addon example-addon --eshop 1001 --json`,
 		Args: cobra.NoArgs,
 		PreRunE: func(cmd *cobra.Command, _ []string) error {
@@ -42,17 +40,18 @@ not start. Past reports: GET /_sandbox/installs.`,
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if name == "" || eshopID <= 0 {
-				return fail(cmd, "name the add-on and the e-shop: sandbox install --addon <name> --eshop <id>")
+				return usageError(cmd, "name the add-on and the e-shop: sandbox install --addon NAME --eshop ID")
 			}
-			base := strings.TrimRight(addr, "/")
-			if !strings.Contains(base, "://") {
-				base = "http://" + base
+			target, err := resolveTarget(cmd)
+			if err != nil {
+				return fail(cmd, "%v", err)
 			}
+			base := target.URL
 			body, _ := json.Marshal(map[string]string{"addon": name})
 			client := &http.Client{Timeout: addons.DefaultInstallTimeout + addons.DefaultLateGrace + 30*time.Second}
 			resp, err := client.Post(fmt.Sprintf("%s/_sandbox/eshops/%d/install", base, eshopID), "application/json", bytes.NewReader(body))
 			if err != nil {
-				return fail(cmd, "cannot reach the sandbox at %s: %v (is `sandbox up` running there?)", base, err)
+				return fail(cmd, "%s", unreachable(target, err))
 			}
 			defer resp.Body.Close()
 			raw, err := io.ReadAll(resp.Body)
@@ -90,9 +89,11 @@ not start. Past reports: GET /_sandbox/installs.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&addr, "addr", "http://"+sandbox.DefaultAddr, "URL of the running sandbox"+envHelp("addr"))
+	addURLFlag(cmd, &url)
 	f.StringVar(&name, "addon", "", "name of the add-on to install (as configured in the sandbox)"+envHelp("addon"))
 	f.IntVar(&eshopID, "eshop", 0, "id of the e-shop to install it into"+envHelp("eshop"))
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON"+envHelp("json"))
+	mustComplete(cmd, "addon", completeAddons)
+	mustComplete(cmd, "eshop", completeEshops)
 	return cmd
 }

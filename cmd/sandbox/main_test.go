@@ -2,11 +2,11 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -16,16 +16,35 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/eshop-sandbox/sandbox/cmd/example-addon/addon"
+	"github.com/eshop-sandbox/sandbox/sandbox/discover"
 )
 
 func TestMain(m *testing.M) {
 	if os.Getenv("SANDBOX_TEST_MAIN") == "1" {
 		os.Exit(Main())
 	}
-	testscript.Main(m, map[string]func(){
+	testscript.Main(isolated{m}, map[string]func(){
 		"sandbox":       func() { os.Exit(Main()) },
-		"example-addon": func() { os.Exit(addon.Main()) },
+		"example-addon": func() { os.Exit(addon.Main(discover.Locate)) },
 	})
+}
+
+// isolated runs the tests with their own state folder, so the sandboxes
+// they start (some killed on purpose) never record themselves in the
+// developer's cache, and never find the developer's sandboxes.
+type isolated struct{ m *testing.M }
+
+// Run implements testscript.TestingM.
+func (i isolated) Run() int {
+	dir, err := os.MkdirTemp("", "sandbox-state-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	os.Setenv("XDG_STATE_HOME", dir)
+	os.Unsetenv("SANDBOX_URL")
+	return i.m.Run()
 }
 
 // TestSIGTERM checks that SIGTERM (what CI runners and process managers
@@ -71,11 +90,22 @@ func TestSIGTERM(t *testing.T) {
 }
 
 // TestScripts runs the CLI scripts in testdata/script. Each script gets a
-// free loopback port in $PORT and the commands waithealth and httpget.
+// free loopback port in $PORT, its own $HOME and state folder
+// ($XDG_STATE_HOME, where sandbox up records itself), and the commands
+// waithealth, waiturl, waitbody, httpget, httpdo and findsandbox.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
+			home := filepath.Join(env.WorkDir, "home")
+			if err := os.MkdirAll(home, 0o755); err != nil {
+				return err
+			}
+			env.Setenv("HOME", home)
+			env.Setenv("XDG_STATE_HOME", filepath.Join(env.WorkDir, "state"))
+			if err := goEnv(env); err != nil {
+				return err
+			}
 			l, err := net.Listen("tcp", "127.0.0.1:0")
 			if err != nil {
 				return err
@@ -92,9 +122,12 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"waithealth": waitHealth,
-			"waiturl":    waitURL,
-			"httpget":    httpGet,
+			"waithealth":  waitHealth,
+			"waiturl":     waitURL,
+			"waitbody":    waitBody,
+			"httpget":     httpGet,
+			"httpdo":      httpDo,
+			"findsandbox": findSandbox,
 		},
 	})
 }
@@ -156,13 +189,5 @@ func httpGet(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		req.Header.Set(k, v)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	ts.Check(err)
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	ts.Check(err)
-	fmt.Fprintf(ts.Stdout(), "status %d\n%s\n", resp.StatusCode, body)
-	if neg == (resp.StatusCode < 400) {
-		ts.Fatalf("unexpected status %d", resp.StatusCode)
-	}
+	printResponse(ts, neg, req)
 }

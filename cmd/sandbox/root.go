@@ -19,10 +19,12 @@ both access modes, limits, orders and payments, signed webhooks, asynchronous
 jobs and the add-on install handshake. Scenario files script faults and
 expectations and run as CI tests; a terminal UI shows the traffic live.`,
 		Example: `  sandbox up                                   # serve on http://127.0.0.1:8080 (UI in a terminal)
-  sandbox up --addr 127.0.0.1:9000 --data sandbox.db
-  sandbox tui --addr http://127.0.0.1:8080     # watch a running sandbox
+  sandbox up --addr 127.0.0.1:0 --data sandbox.db   # any free port; clients find it by themselves
+  sandbox tui                                  # watch the running sandbox (--url or SANDBOX_URL for another)
   sandbox install --addon example-addon --eshop 1001
   sandbox test --junit report.xml scenarios/
+  sandbox example-addon --install 1001         # the example add-on, built in
+  source <(sandbox completion bash)            # completion (also zsh, fish)
   sandbox routes
   sandbox version`,
 		SilenceUsage:  true,
@@ -30,7 +32,7 @@ expectations and run as CI tests; a terminal UI shows the traffic live.`,
 	}
 	root.AddCommand(newUpCmd(), newVersionCmd())
 	root.AddCommand(newTUICmd(), newTrafficCmd())
-	root.AddCommand(newInstallCmd())
+	root.AddCommand(newInstallCmd(), newExampleAddonCmd())
 	root.AddCommand(newTestCmd(), newScenarioCmd())
 	root.AddCommand(newRoutesCmd(), newFixturesCmd())
 	root.SetErr(os.Stderr)

@@ -28,16 +28,38 @@ point your editor at it for completion.`,
 }
 
 func newScenarioValidateCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "validate FILE...",
+	var vars []string
+	cmd := &cobra.Command{
+		Use:   "validate FILE|DIR...",
 		Short: "Check scenario files; every problem is shown with file:line:column",
+		Long: `Check scenario files as 'sandbox test' loads them: YAML syntax, the format
+(schemas/scenario.schema.json), the rules the schema cannot say, operation
+names against the endpoint catalogue and event names against the webhook
+catalogue (with the closest known name), and that every ${NAME} the run
+needs is set: by the runner, by --var NAME=VALUE, or in the environment.
+A folder checks every *.yaml and *.yml in it.`,
 		Example: `  sandbox scenario validate my-addon.yaml
-  sandbox scenario validate scenarios/*.yaml`,
-		Args: cobra.MinimumNArgs(1),
+  sandbox scenario validate scenarios/
+  sandbox scenario validate --var ADDON_BIN=./bin/my-addon my-addon.yaml`,
+		Args:              needArgs(1, "a scenario file or folder"),
+		ValidArgsFunction: completeScenarioFiles,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			given, err := parseVars(vars)
+			if err != nil {
+				return fail(cmd, "%v", err)
+			}
+			files, err := scenarioFiles(args)
+			if err != nil {
+				return fail(cmd, "%v", err)
+			}
 			bad := 0
-			for _, f := range args {
+			for _, f := range files {
 				sc, err := scenario.Load(f)
+				if err == nil {
+					if ps := sc.CheckVars(given); len(ps) > 0 {
+						err = ps
+					}
+				}
 				if err != nil {
 					bad++
 					var ps scenario.Problems
@@ -58,6 +80,8 @@ func newScenarioValidateCmd() *cobra.Command {
 			return nil
 		},
 	}
+	cmd.Flags().StringArrayVar(&vars, "var", nil, "NAME=VALUE a scenario's ${NAME} will get from sandbox test --var (repeatable)")
+	return cmd
 }
 
 // exampleNames lists the embedded example scenarios without extension.
@@ -94,10 +118,11 @@ func newScenarioExamplesCmd() *cobra.Command {
 
 func newScenarioShowCmd() *cobra.Command {
 	return &cobra.Command{
-		Use:     "show NAME",
-		Short:   "Print an example scenario, to start your own from",
-		Example: "  sandbox scenario show fault-respond > my-addon.yaml",
-		Args:    cobra.ExactArgs(1),
+		Use:               "show NAME",
+		Short:             "Print an example scenario, to start your own from",
+		Example:           "  sandbox scenario show fault-respond-locked > my-addon.yaml",
+		Args:              exactArgs(1, "the name of one example (sandbox scenario examples lists them)"),
+		ValidArgsFunction: completeExamples,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			raw, err := scenarios.FS.ReadFile(strings.TrimSuffix(args[0], ".yaml") + ".yaml")
 			if err != nil {

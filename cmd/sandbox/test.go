@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/scenario/runner"
+	"github.com/eshop-sandbox/sandbox/cmd/sandbox/internal/runner"
 )
 
 func newTestCmd() *cobra.Command {
@@ -31,12 +31,19 @@ scenario's command and stopped afterwards. For every step the report says pass
 or fail, and for a failure what was expected, what happened instead and the
 relevant traffic. A folder runs every *.yaml and *.yml in it, in name order.
 
+The runner sets ${SANDBOX_URL}, ${SANDBOX_BIN} (this program: the example
+scenarios start the built-in example add-on as ${SANDBOX_BIN} example-addon),
+${ADDON_PORT}, ${ADDON_URL}, ${ESHOP_URL} and ${SCENARIO_DIR}; any other
+${NAME} comes from --var NAME=VALUE or the environment, and a scenario that
+needs one nobody set fails before it starts, naming it.
+
 The exit code is 0 only when every step of every scenario passed. --junit
 writes JUnit XML (a test suite per scenario, a test case per step) for CI.`,
 		Example: `  sandbox test scenarios/
   sandbox test my-addon.yaml --junit report.xml
-  sandbox test --var EXAMPLE_ADDON=./bin/example-addon scenarios/`,
-		Args: cobra.MinimumNArgs(1),
+  sandbox test --var ADDON_BIN=./bin/my-addon my-addon.yaml`,
+		Args:              needArgs(1, "a scenario file or folder"),
+		ValidArgsFunction: completeScenarioFiles,
 		PreRunE: func(cmd *cobra.Command, _ []string) error {
 			return bindEnv(cmd)
 		},
@@ -45,13 +52,13 @@ writes JUnit XML (a test suite per scenario, a test case per step) for CI.`,
 			if err != nil {
 				return fail(cmd, "%v", err)
 			}
-			opts := runner.Options{Vars: map[string]string{}}
-			for _, v := range vars {
-				k, val, ok := strings.Cut(v, "=")
-				if !ok || k == "" {
-					return fail(cmd, "--var %q: write it as NAME=VALUE", v)
-				}
-				opts.Vars[k] = val
+			given, err := parseVars(vars)
+			if err != nil {
+				return fail(cmd, "%v", err)
+			}
+			opts := runner.Options{Vars: given, Version: buildVersion()}
+			if exe, err := os.Executable(); err == nil {
+				opts.Program = exe
 			}
 			if logs {
 				opts.Log = cmd.ErrOrStderr()
@@ -95,6 +102,19 @@ writes JUnit XML (a test suite per scenario, a test case per step) for CI.`,
 	f.StringArrayVar(&vars, "var", nil, "NAME=VALUE for ${NAME} in the scenarios' add-on command, url, dir and env (repeatable)")
 	f.BoolVar(&logs, "sandbox-log", false, "show the sandboxes' warnings and errors on stderr")
 	return cmd
+}
+
+// parseVars reads repeated --var NAME=VALUE flags.
+func parseVars(vars []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, v := range vars {
+		k, val, ok := strings.Cut(v, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("--var %q: write it as NAME=VALUE", v)
+		}
+		out[k] = val
+	}
+	return out, nil
 }
 
 // scenarioFiles expands the arguments: files as given, folders to their

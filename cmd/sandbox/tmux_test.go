@@ -93,7 +93,7 @@ func testAttachInTmux(t *testing.T, tmux, bin string) {
 	token := tuiToken(t, base)
 	tuiGet(t, base+"/api/orders?page=2", token) // before attaching: comes from the history
 
-	term := startTmux(t, tmux, 120, 40, bin, "tui", "--addr", base)
+	term := startTmux(t, tmux, 120, 40, bin, "tui", "--url", base)
 	screen := term.waitFor("/api/orders?page=2", "the call made before attaching")
 	if !strings.Contains(screen, "sandbox "+base) {
 		t.Fatalf("title:\n%s", screen)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -10,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/discover"
 	"github.com/eshop-sandbox/sandbox/sandbox/traffic"
 )
 
@@ -19,7 +20,7 @@ func newTrafficCmd() *cobra.Command {
 		Use:   "traffic",
 		Short: "Work with the traffic a sandbox recorded",
 		Example: `  sandbox traffic export --har calls.har
-  sandbox traffic export --har - --addr 127.0.0.1:9000 | jq '.log.entries | length'`,
+  sandbox traffic export --har - --url http://127.0.0.1:9000 | jq '.log.entries | length'`,
 		Args: cobra.NoArgs,
 	}
 	cmd.AddCommand(newTrafficExportCmd())
@@ -27,7 +28,7 @@ func newTrafficCmd() *cobra.Command {
 }
 
 func newTrafficExportCmd() *cobra.Command {
-	var addr, harFile string
+	var url, harFile string
 	cmd := &cobra.Command{
 		Use:   "export",
 		Short: "Write the recorded calls and webhook attempts as HAR",
@@ -36,20 +37,21 @@ func newTrafficExportCmd() *cobra.Command {
 a browser's developer tools can open (Network tab, import). The sandbox keeps
 the newest calls and attempts only (see --traffic-history of sandbox up).`,
 		Example: `  sandbox traffic export --har calls.har
-  sandbox traffic export --har - --addr 127.0.0.1:9000`,
+  sandbox traffic export --har - --url http://127.0.0.1:9000`,
 		Args: cobra.NoArgs,
 		PreRunE: func(cmd *cobra.Command, _ []string) error {
 			return bindEnv(cmd)
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if harFile == "" {
-				return fail(cmd, "--har: give the file to write (- for standard output)")
+				return usageError(cmd, "--har: give the file to write (- for standard output)")
 			}
-			base, err := traffic.BaseURL(addr)
+			target, err := resolveTarget(cmd)
 			if err != nil {
-				return fail(cmd, "--addr: %v", err)
+				return fail(cmd, "%v", err)
 			}
-			body, err := fetchHAR(base)
+			base := target.URL
+			body, err := fetchHAR(target)
 			if err != nil {
 				return fail(cmd, "%v", err)
 			}
@@ -69,16 +71,17 @@ the newest calls and attempts only (see --traffic-history of sandbox up).`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&addr, "addr", sandbox.DefaultAddr, "the sandbox: host:port or http://host:port"+envHelp("addr"))
+	addURLFlag(cmd, &url)
 	f.StringVar(&harFile, "har", "", "HAR file to write; - writes to standard output")
 	return cmd
 }
 
-func fetchHAR(base string) ([]byte, error) {
+func fetchHAR(t discover.Target) ([]byte, error) {
+	base := t.URL
 	c := &http.Client{Timeout: 30 * time.Second}
 	resp, err := c.Get(base + traffic.HARPath)
 	if err != nil {
-		return nil, fmt.Errorf("no sandbox answers at %s: %v", base, err)
+		return nil, errors.New(unreachable(t, err))
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)

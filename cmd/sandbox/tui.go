@@ -21,7 +21,7 @@ import (
 
 func newTUICmd() *cobra.Command {
 	var (
-		addr    string
+		url     string
 		history int
 	)
 	cmd := &cobra.Command{
@@ -31,18 +31,19 @@ func newTUICmd() *cobra.Command {
 --headless, in CI, in another terminal or on another machine you can reach).
 It follows the sandbox's traffic stream (GET /_sandbox/traffic?follow=1) and
 acts through its control plane. Press ? for the keys.`,
-		Example: `  sandbox tui                              # the sandbox on http://127.0.0.1:8080
-  sandbox tui --addr 127.0.0.1:9000
-  SANDBOX_ADDR=http://10.0.0.5:8080 sandbox tui`,
+		Example: `  sandbox tui                              # the sandbox sandbox up recorded (else http://127.0.0.1:8080)
+  sandbox tui --url http://127.0.0.1:9000
+  SANDBOX_URL=http://10.0.0.5:8080 sandbox tui`,
 		Args: cobra.NoArgs,
 		PreRunE: func(cmd *cobra.Command, _ []string) error {
 			return bindEnv(cmd)
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			base, err := traffic.BaseURL(addr)
+			target, err := resolveTarget(cmd)
 			if err != nil {
-				return fail(cmd, "--addr: %v", err)
+				return fail(cmd, "%v", err)
 			}
+			base := target.URL
 			if !isTerminal(cmd.OutOrStdout()) {
 				return fail(cmd, "sandbox tui needs a terminal; for a plain stream use curl -N %s%s?follow=1", base, traffic.HistoryPath)
 			}
@@ -56,7 +57,7 @@ acts through its control plane. Press ? for the keys.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&addr, "addr", sandbox.DefaultAddr, "the sandbox to attach to: host:port or http://host:port"+envHelp("addr"))
+	addURLFlag(cmd, &url)
 	f.IntVar(&history, "history", tui.DefaultHistory, "calls (and webhook attempts) the UI keeps"+envHelp("history"))
 	return cmd
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/app"
 	"github.com/eshop-sandbox/sandbox/sandbox/auth"
+	"github.com/eshop-sandbox/sandbox/sandbox/discover"
 	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/store"
 	"github.com/eshop-sandbox/sandbox/sandbox/traffic"
@@ -64,7 +65,7 @@ file is closed).`,
 			ui := newUpUI(cmd, headless) // the terminal UI, when stdout is a terminal (tui.go)
 			log := slog.New(slog.NewTextHandler(ui.logs(cmd.ErrOrStderr()), &slog.HandlerOptions{Level: level}))
 			cfg := sandbox.Config{Addr: addr, DataFile: data, Sync: syncPolicy, Headless: headless, HeaderPrefix: prefix,
-				PublicURL: publicURL, BodyTimeout: bodyTimeout, IdleTimeout: idleTimeout}
+				PublicURL: publicURL, BodyTimeout: bodyTimeout, IdleTimeout: idleTimeout, Version: buildVersion()}
 			if bodyTimeout <= 0 || idleTimeout <= 0 {
 				return fail(cmd, "--body-timeout and --idle-timeout must be above 0")
 			}
@@ -104,6 +105,13 @@ file is closed).`,
 				warnExposed(cmd.ErrOrStderr(), a)
 			}
 			a.Start()
+			// Record where it listens, so client commands and the example
+			// add-on find it without --url (sandbox/discover).
+			if forget, err := discover.Record(discover.Entry{Addr: a.Addr(), PublicURL: cfg.PublicURL, Version: cfg.Version}); err != nil {
+				log.Warn("clients will not find this sandbox by themselves (give them --url or SANDBOX_URL)", "err", err)
+			} else {
+				defer forget()
+			}
 			stopped := waitErr(a)
 			if ui.on {
 				ctx, stopped = ui.show(ctx, cmd, a, stopped) // until the user quits
@@ -145,6 +153,11 @@ file is closed).`,
 	f.IntVar(&webhookAttempts, "webhook-attempts", sandbox.DefaultWebhookAttempts, "attempts per webhook notification, the first included"+envHelp("webhook-attempts"))
 	f.DurationVar(&webhookBackoff, "webhook-backoff", sandbox.DefaultWebhookBackoff, "delay before the first webhook retry; doubles after each failure (sandbox clock)"+envHelp("webhook-backoff"))
 	f.DurationVar(&webhookTimeout, "webhook-timeout", sandbox.DefaultWebhookTimeout, "how long one webhook attempt waits for the receiver"+envHelp("webhook-timeout"))
+	mustComplete(cmd, "sync", completeWords("always", "every-second", "never"))
+	mustComplete(cmd, "limits", completeWords("on", "off"))
+	mustComplete(cmd, "log-level", completeWords("debug", "info", "warn", "error"))
+	mustComplete(cmd, "scenario", completeScenarioFiles)
+	mustComplete(cmd, "fixtures", completeFolders)
 	return cmd
 }
 

@@ -22,7 +22,7 @@ import (
 var modules = []ModuleFunc{
 	func(d *Deps) (*Module, error) { // first, so the traffic recorder sees every answer as sent
 		r := traffic.New(traffic.Deps{Bus: d.Bus, Clock: d.Clock, Store: d.Store, Site: d.Site, Headers: d.Headers, Log: d.Log},
-			traffic.Options{History: d.Config.TrafficHistory})
+			traffic.Options{History: d.Config.TrafficHistory, Version: d.Config.Version})
 		return &Module{Name: "traffic", Decorators: []api.Decorator{r.Decorator()}, Control: summarized(r.Routes()), Start: r.Start, Stop: r.Stop}, nil
 	},
 	limitsModule,

@@ -48,6 +48,7 @@ func (sc *Scenario) check(loc *locator) Problems {
 		}
 		checkStep(sc, s, where, at)
 	}
+	sc.checkNames(at)
 	return ps
 }
 

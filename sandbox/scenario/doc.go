@@ -11,6 +11,6 @@
 // loader with file:line:column errors, the fault matcher, the fault
 // middleware (the Engine) and the contract report. The runner that starts
 // a fresh sandbox per scenario and executes the steps lives in
-// sandbox/scenario/runner, because it builds sandboxes through sandbox/app,
-// which in turn wires this package in as a module.
+// cmd/sandbox/internal/runner: it drives whole sandboxes through
+// sandbox/app, which in turn wires this package in as a module.
 package scenario

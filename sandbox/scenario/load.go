@@ -63,6 +63,7 @@ func Parse(file string, data []byte) (*Scenario, error) {
 		return nil, decodeProblems(file, err, loc).sorted()
 	}
 	sc.File, sc.Source = file, data
+	sc.vars = collectVars(loc)
 	if ps := sc.check(loc); len(ps) > 0 {
 		for i := range ps {
 			ps[i].File = file

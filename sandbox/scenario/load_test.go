@@ -23,7 +23,7 @@ addon:
   name: example-addon
   eshop: 1001
   url: http://127.0.0.1:${ADDON_PORT}
-  command: ["${EXAMPLE_ADDON}", "--listen", "127.0.0.1:${ADDON_PORT}"]
+  command: ["${SANDBOX_BIN}", "example-addon", "--listen", "127.0.0.1:${ADDON_PORT}"]
 faults:
   - name: orders-429
     match: {operation: GetListOfOrders, nth: 2}

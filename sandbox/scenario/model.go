@@ -35,6 +35,8 @@ type Scenario struct {
 	Addon  *Addon  `yaml:"addon"`
 	Faults []Fault `yaml:"faults"`
 	Steps  []Step  `yaml:"steps"`
+
+	vars []VarUse // every ${NAME} the runner expands (Vars)
 }
 
 // ClockSpec controls the sandbox clock of a run. Without it the clock

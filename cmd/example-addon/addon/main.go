@@ -19,12 +19,26 @@ import (
 // DefaultListen matches the install URL of the sandbox's default fixtures.
 const DefaultListen = "127.0.0.1:9090"
 
+// DefaultSandbox is the sandbox's default address, used when nothing else
+// names the sandbox.
+const DefaultSandbox = "http://127.0.0.1:8080"
+
+// Locator finds the sandbox when neither --sandbox nor SANDBOX_URL names
+// it. The commands that run this add-on pass the sandbox's own discovery
+// (the address `sandbox up` recorded), so this package imports nothing of
+// the sandbox; nil means DefaultSandbox.
+type Locator func(ctx context.Context) (string, error)
+
 // Main runs the add-on as a program and returns its exit code; the
-// example-addon command and the CLI's script tests call it.
-func Main() int {
+// example-addon command, `sandbox example-addon` and the CLI's script
+// tests call it.
+func Main(locate Locator) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := Run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	if err := Run(ctx, os.Args[1:], os.Stdout, os.Stderr, locate); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
 		fmt.Fprintln(os.Stderr, "example-addon:", err)
 		return 1
 	}
@@ -32,8 +46,9 @@ func Main() int {
 }
 
 // Run parses the flags, serves the add-on until ctx ends, and optionally
-// registers it with the sandbox and asks for an install.
-func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// registers it with the sandbox and asks for an install. The sandbox is
+// --sandbox, else $SANDBOX_URL, else what locate finds.
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer, locate Locator) error {
 	fs := flag.NewFlagSet("example-addon", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
@@ -45,7 +60,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	)
 	fs.StringVar(&listen, "listen", DefaultListen, "address to listen on")
 	fs.StringVar(&cfg.PublicURL, "public-url", "", "URL the e-shop reaches this add-on at (default http://<listen>)")
-	fs.StringVar(&sandboxURL, "sandbox", "http://127.0.0.1:8080", "the API's base URL {base_url} (the sandbox)")
+	fs.StringVar(&sandboxURL, "sandbox", "", "the API's base URL {base_url} (the sandbox); default $SANDBOX_URL, else the sandbox `sandbox up` recorded, else "+DefaultSandbox)
 	fs.StringVar(&cfg.OAuthURL, "oauth-url", "", "OAuth server address (default <sandbox>/eshops/<oauth-eshop>/action/ApiOAuthServer/token)")
 	fs.StringVar(&eshopV, "oauth-eshop", "1001", "e-shop whose address serves as the OAuth server when --oauth-url is not given")
 	fs.StringVar(&cfg.Name, "name", "example-addon", "the add-on's name in the sandbox")
@@ -56,7 +71,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&cfg.StateFile, "state", "", "file keeping OAuth tokens and signature keys between runs (mode 0600)")
 	fs.StringVar(&events, "events", "order:create,order:update", "webhook events to register after installation (comma-separated)")
 	fs.BoolVar(&register, "register", false, "sandbox only: set this process's install, redirect and webhook URLs on the add-on in the sandbox")
-	fs.IntVar(&install, "install", 0, "sandbox only: once listening, ask the sandbox to install the add-on into this e-shop and print the report")
+	fs.IntVar(&install, "install", 0, "sandbox only: once listening, register (as --register) and ask the sandbox to install the add-on into this e-shop, then print the report")
 	fs.BoolVar(&quiet, "quiet", false, "log warnings and errors only")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -64,7 +79,11 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	cfg.APIURL = strings.TrimRight(sandboxURL, "/")
+	base, err := sandboxBase(ctx, sandboxURL, locate)
+	if err != nil {
+		return err
+	}
+	cfg.APIURL = base
 	if cfg.OAuthURL == "" {
 		cfg.OAuthURL = cfg.APIURL + "/eshops/" + eshopV + "/action/ApiOAuthServer/token"
 	}
@@ -94,7 +113,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := a.FetchCredentials(ctx); err != nil {
 		return fmt.Errorf("client credentials: %w (give --client-id and --client-secret)", err)
 	}
-	if register {
+	if register || install > 0 { // an install goes to wherever this process listens
 		if err := a.Register(ctx); err != nil {
 			return err
 		}
@@ -130,4 +149,27 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	a.Wait()
 	fmt.Fprintln(stdout, "example-addon stopped")
 	return err
+}
+
+// sandboxBase picks the sandbox: the flag, then $SANDBOX_URL, then
+// locate, then DefaultSandbox; host:port gets http:// in front.
+func sandboxBase(ctx context.Context, flagValue string, locate Locator) (string, error) {
+	v := flagValue
+	if v == "" {
+		v = os.Getenv("SANDBOX_URL")
+	}
+	if v == "" && locate != nil {
+		found, err := locate(ctx)
+		if err != nil {
+			return "", fmt.Errorf("finding the sandbox: %w (give --sandbox URL)", err)
+		}
+		v = found
+	}
+	if v == "" {
+		v = DefaultSandbox
+	}
+	if !strings.Contains(v, "://") {
+		v = "http://" + v
+	}
+	return strings.TrimRight(v, "/"), nil
 }

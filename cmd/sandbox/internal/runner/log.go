@@ -19,10 +19,13 @@ type trafficLog struct {
 	mu         sync.Mutex
 	calls      []*bus.Call
 	deliveries []bus.Delivery
-	changed    chan struct{} // closed and replaced on every addition
+	acted      map[string]int // scripted fault name -> times it acted (on any call or delivery)
+	changed    chan struct{}  // closed and replaced on every addition
 }
 
-func newTrafficLog() *trafficLog { return &trafficLog{changed: make(chan struct{})} }
+func newTrafficLog() *trafficLog {
+	return &trafficLog{acted: map[string]int{}, changed: make(chan struct{})}
+}
 
 // hook is the bus consumer; it only appends.
 func (l *trafficLog) hook(m bus.Message) {
@@ -43,7 +46,20 @@ func (l *trafficLog) hook(m bus.Message) {
 		if d, ok := m.Data.(bus.Delivery); ok {
 			l.add(func() { l.deliveries = append(l.deliveries, d) })
 		}
+	case bus.TopicFault:
+		if f, ok := m.Data.(bus.Fault); ok {
+			l.mu.Lock()
+			l.acted[f.Name]++
+			l.mu.Unlock()
+		}
 	}
+}
+
+// actedCount reports how often a scripted fault acted so far.
+func (l *trafficLog) actedCount(name string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.acted[name]
 }
 
 // isOwn tells the runner's own calls (and the control plane) apart from

@@ -262,3 +262,53 @@ func TestDescribeMatch(t *testing.T) {
 		}
 	}
 }
+
+// TestIdleFaultsExplainAFailure: when a step fails, every fault that never
+// acted is named, with whether nothing met its conditions or its nth
+// passed the matching calls over; a fault that acted is not.
+func TestIdleFaultsExplainAFailure(t *testing.T) {
+	res, out := runYAML(t, `name: idle faults
+faults:
+  - name: never
+    match: {path: /api/nowhere/*}
+    respond: {status: 500}
+  - name: picked-over
+    match: {path: /api/eshop, nth: 5}
+    respond: {status: 500}
+  - name: acts
+    match: {path: /api/orders}
+    respond: {status: 503}
+  - name: by-header
+    trigger: header
+    close: true
+steps:
+  - call: {eshop: 1001, path: /api/eshop, header: {User-Agent: an-addon/1}}
+  - call: {eshop: 1001, path: /api/orders, expect: {status: 503}}
+  - expectRequest: {match: {path: /api/products}, within: 50ms}
+`, Options{})
+	if got, want := statuses(res), []string{Passed, Passed, Failed}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("statuses %v, want %v\n%s", got, want, out)
+	}
+	for _, want := range []string{
+		`note:     fault "never" (line 3) never acted: none of the 1 calls of the add-on so far matched a call /api/nowhere/*`,
+		`note:     fault "picked-over" (line 6) never acted: 1 of the 1 calls of the add-on so far matched a call /api/eshop, but nth, times or probability passed them over`,
+		`note:     fault "by-header" (line 12) never acted: no call named it in the Service-Sandbox-Fault header`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, `fault "acts"`) {
+		t.Errorf("a fault that acted is reported idle:\n%s", out)
+	}
+	if n := len(res.Steps[2].Notes); n != 3 {
+		t.Errorf("%d notes, want 3: %v", n, res.Steps[2].Notes)
+	}
+	var junit bytes.Buffer
+	if err := WriteJUnit(&junit, []*Result{res}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(junit.String(), `note: fault &#34;never&#34; (line 3) never acted`) {
+		t.Errorf("the JUnit failure lacks the note:\n%s", junit.String())
+	}
+}

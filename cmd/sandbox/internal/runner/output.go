@@ -59,6 +59,9 @@ func WriteText(w io.Writer, res *Result) {
 					fmt.Fprintf(w, "            %s\n", t)
 				}
 			}
+			for _, n := range s.Notes {
+				fmt.Fprintf(w, "          note:     %s\n", n)
+			}
 		case Skipped:
 			fmt.Fprintf(w, "          %s\n", s.Got)
 		}
@@ -184,6 +187,9 @@ func WriteJUnit(w io.Writer, results []*Result) error {
 				body := "expected: " + st.Expected + "\ngot: " + st.Got
 				if len(st.Traffic) > 0 {
 					body += "\ntraffic:\n  " + strings.Join(st.Traffic, "\n  ")
+				}
+				for _, n := range st.Notes {
+					body += "\nnote: " + n
 				}
 				c.Failure = &junitMessage{Message: "expected " + st.Expected, Type: st.Kind, Body: body + addonOutput(res)}
 				s.Failures++

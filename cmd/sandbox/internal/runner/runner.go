@@ -3,7 +3,8 @@
 // and faults, optionally the add-on under test started from its command,
 // then the steps in order, each passing or failing with the expectation,
 // what happened instead and the relevant traffic. `sandbox test` and the
-// CI test of scenarios/ use it.
+// CI test of scenarios/ use it. It lives under cmd/sandbox because it
+// drives whole sandboxes: sandbox/app wires the scenario package in.
 package runner
 
 import (
@@ -16,7 +17,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -36,6 +36,12 @@ type Options struct {
 	// DefaultWithin is how long expectations wait when the file gives no
 	// time (default 10s).
 	DefaultWithin time.Duration
+	// Program is the sandbox program, ${SANDBOX_BIN} in the scenarios
+	// (`${SANDBOX_BIN} example-addon` starts the example add-on); empty
+	// means this process's executable.
+	Program string
+	// Version is the build's version, passed to each scenario's sandbox.
+	Version string
 }
 
 // DefaultStart is where a frozen clock starts when the scenario names no
@@ -79,14 +85,23 @@ type StepResult struct {
 	Traffic  []string `json:"traffic,omitempty"`
 	// Note says what a passing step did.
 	Note string `json:"note,omitempty"`
+	// Notes point a failure at likely causes: the scenario's faults that
+	// never acted (a match that nothing meets).
+	Notes []string `json:"notes,omitempty"`
 }
 
-// RunFile loads a scenario file and runs it; a file that does not load
-// is a failed result whose Setup holds every problem.
+// RunFile loads a scenario file and runs it; a file that does not load,
+// or needs a variable nobody sets, is a failed result whose Setup holds
+// every problem.
 func RunFile(ctx context.Context, path string, opts Options) *Result {
 	sc, err := scenario.Load(path)
 	if err != nil {
 		return &Result{Name: filepath.Base(path), File: path, Setup: err.Error(), Steps: []StepResult{}}
+	}
+	if ps := sc.CheckVars(opts.Vars); len(ps) > 0 {
+		res := &Result{Name: sc.Name, File: path, Setup: ps.Error(), Steps: []StepResult{}}
+		(&run{sc: sc}).skipAll(res, 0, "not run: the scenario could not start")
+		return res
 	}
 	return Run(ctx, sc, opts)
 }
@@ -130,10 +145,11 @@ func Run(ctx context.Context, sc *scenario.Scenario, opts Options) *Result {
 			continue
 		}
 		sr := r.step(i, st)
-		res.Steps = append(res.Steps, sr)
 		if sr.Status == Failed {
 			failedAt = i + 1
+			sr.Notes = r.idleFaults()
 		}
+		res.Steps = append(res.Steps, sr)
 	}
 	res.Findings = r.findings()
 	if sc.Strict {
@@ -217,7 +233,7 @@ func (r *run) start() error {
 // config builds the sandbox configuration of the scenario.
 func (r *run) config() (sandbox.Config, error) {
 	sc := r.sc
-	cfg := sandbox.Config{Addr: "127.0.0.1:0", Headless: true, Seed: sc.Seed, Scenario: sc.Source, ScenarioName: sc.File}
+	cfg := sandbox.Config{Addr: "127.0.0.1:0", Headless: true, Seed: sc.Seed, Scenario: sc.Source, ScenarioName: sc.File, Version: r.opts.Version}
 	if cfg.Seed == 0 {
 		cfg.Seed = 1
 	}
@@ -254,40 +270,47 @@ func (r *run) rel(p string) string {
 	return filepath.Join(filepath.Dir(r.sc.File), p)
 }
 
-// setVars fixes the ${VAR} values: the sandbox's URL, a free port for the
-// add-on, its URL and the scenario's folder.
+// setVars fixes the ${VAR} values (scenario.RunnerVars): the sandbox's
+// URL and program, a free port for the add-on, its URL, the e-shop's and
+// the scenario's folder.
 func (r *run) setVars() error {
-	r.vars = map[string]string{"SANDBOX_URL": r.app.BaseURL()}
+	program := r.opts.Program
+	if program == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("the sandbox program for ${%s}: %w", scenario.VarSandboxBin, err)
+		}
+		program = exe
+	}
+	r.vars = map[string]string{scenario.VarSandboxURL: r.app.BaseURL(), scenario.VarSandboxBin: program}
 	for k, v := range r.opts.Vars {
 		r.vars[k] = v
 	}
 	if dir, err := filepath.Abs(filepath.Dir(r.sc.File)); err == nil && r.sc.File != "" {
-		r.vars["SCENARIO_DIR"] = dir
+		r.vars[scenario.VarScenarioDir] = dir
 	}
-	if _, ok := r.vars["ADDON_PORT"]; !ok {
+	if _, ok := r.vars[scenario.VarAddonPort]; !ok {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			return err
 		}
-		r.vars["ADDON_PORT"] = strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+		r.vars[scenario.VarAddonPort] = strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
 		_ = l.Close()
 	}
 	if ad := r.sc.Addon; ad != nil {
 		if ad.Eshop != 0 {
-			r.vars["ESHOP_URL"] = r.app.Site.EshopURL(ad.Eshop)
+			r.vars[scenario.VarEshopURL] = r.app.Site.EshopURL(ad.Eshop)
 		}
 		if ad.URL != "" {
 			u, err := r.expand(ad.URL)
 			if err != nil {
 				return fmt.Errorf("addon.url: %w", err)
 			}
-			r.vars["ADDON_URL"] = strings.TrimRight(u, "/")
+			r.vars[scenario.VarAddonURL] = strings.TrimRight(u, "/")
 		}
 	}
 	return nil
 }
-
-var varRE = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 
 // expand replaces ${VAR} (braces required, so a lone $ stays as written)
 // from the run's variables, then the environment; an unknown variable is
@@ -295,7 +318,7 @@ var varRE = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 // obscurely).
 func (r *run) expand(s string) (string, error) {
 	var missing []string
-	out := varRE.ReplaceAllStringFunc(s, func(m string) string {
+	out := scenario.VarPattern.ReplaceAllStringFunc(s, func(m string) string {
 		k := m[2 : len(m)-1]
 		if v, ok := r.vars[k]; ok {
 			return v
