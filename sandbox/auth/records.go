@@ -103,3 +103,23 @@ func EachAddon(tx *store.Tx, eshopID int, fn func(a *Addon) bool) error {
 
 // retained reports whether a token record is kept only until a time.
 func (t *Token) retained() bool { return !t.RetainedUntil.IsZero() }
+
+// TokensOf returns every API token of an add-on in an e-shop, valid or
+// expired, in the order they were issued: what revoking the add-on takes
+// away, and (filtered by expiry) what its OAuth server counts.
+func TokensOf(tx *store.Tx, eshopID int, addon string) ([]Token, error) {
+	var out []Token
+	err := EachToken(tx, func(t *Token) bool {
+		if t.Kind == KindAddon && t.EshopID == eshopID && t.Addon == addon {
+			out = append(out, *t)
+		}
+		return true
+	})
+	return out, err
+}
+
+// AddonExists reports whether an e-shop has an add-on of that name, in
+// any status.
+func AddonExists(tx *store.Tx, eshopID int, name string) bool {
+	return tx.Exists(eshopID, AddonsCollection, name)
+}
