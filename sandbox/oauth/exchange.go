@@ -114,7 +114,7 @@ func (s *Server) exchange(r *api.Request, ex *Exchange) (*Grant, error) {
 			return err
 		}
 		ex.EshopID, ex.InstallID, ex.Addon = c.EshopID, c.InstallID, c.Addon
-		ad, err := loadAddon(tx, c.EshopID, c.Addon)
+		ad, err := auth.GetAddon(tx, c.EshopID, c.Addon)
 		if errors.Is(err, sandbox.ErrNotFound) {
 			return refuse(http.StatusBadRequest, "invalid_grant", ReasonAddonGone,
 				fmt.Sprintf("The add-on %s the code was issued to is no longer configured in e-shop %d.", c.Addon, c.EshopID))
@@ -218,25 +218,4 @@ func parseTokenRequest(r *http.Request) (*tokenRequest, error) {
 			fmt.Sprintf("The code has %d characters; the e-shop's codes have exactly %d. Pass the code parameter of the install request on unchanged.", n, CodeLength))
 	}
 	return req, nil
-}
-
-func loadAddon(tx *store.Tx, eshopID int, name string) (*auth.Addon, error) {
-	raw, err := tx.Get(eshopID, auth.AddonsCollection, name)
-	if err != nil {
-		return nil, err
-	}
-	var a auth.Addon
-	if err := json.Unmarshal(raw, &a); err != nil {
-		return nil, err
-	}
-	return &a, nil
-}
-
-func putAddon(tx *store.Tx, eshopID int, a *auth.Addon) error {
-	raw, err := json.Marshal(a)
-	if err != nil {
-		return err
-	}
-	_, err = tx.Put(eshopID, auth.AddonsCollection, a.Name, raw)
-	return err
 }

@@ -1,6 +1,7 @@
 package payments
 
 import (
+	"errors"
 	"io"
 	"net/http"
 	"sort"
@@ -10,7 +11,6 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/auth"
 	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
-	"github.com/eshop-sandbox/sandbox/sandbox/orders"
 	"github.com/eshop-sandbox/sandbox/sandbox/store"
 )
 
@@ -40,9 +40,9 @@ func (s *Service) gateways(r *api.Request) (any, error) {
 		if _, err := eshop.Get(tx, eshopID); err != nil {
 			return err
 		}
-		return tx.Scan(eshopID, auth.AddonsCollection, func(name string, _ []byte) bool {
-			if u := Gateway(tx, eshopID, name); u != "" {
-				out = append(out, GatewayView{Addon: name, URL: u})
+		return auth.EachAddon(tx, eshopID, func(a *auth.Addon) bool {
+			if a.PaymentGateway != "" {
+				out = append(out, GatewayView{Addon: a.Name, URL: a.PaymentGateway})
 			}
 			return true
 		})
@@ -78,16 +78,15 @@ func (s *Service) putGateway(r *api.Request) (any, error) {
 		if _, err := eshop.Get(tx, eshopID); err != nil {
 			return err
 		}
-		a, err := orders.Get(tx, eshopID, auth.AddonsCollection, name, "Add-on")
+		a, err := auth.GetAddon(tx, eshopID, name)
+		if errors.Is(err, sandbox.ErrNotFound) {
+			return sandbox.NotFound(name, "Add-on %q does not exist in this e-shop.", name)
+		}
 		if err != nil {
 			return err
 		}
-		if tpl == "" {
-			delete(a, "paymentGatewayUrl")
-		} else {
-			a["paymentGatewayUrl"] = tpl
-		}
-		return orders.Put(tx, eshopID, auth.AddonsCollection, name, a)
+		a.PaymentGateway = tpl
+		return auth.PutAddon(tx, eshopID, a)
 	})
 	if err != nil {
 		return nil, err
