@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -58,7 +59,22 @@ type Catalogue struct {
 
 // LoadCatalogue parses the embedded index.json. It exists so that packages
 // which only need the endpoint list do not pay for compiling the schemas.
+// The embedded index is parsed once per process; every caller gets its own
+// copy of the lists, so no caller can change another's.
 func LoadCatalogue() (*Catalogue, error) {
+	c, err := catalogue()
+	if err != nil {
+		return nil, err
+	}
+	out := &Catalogue{Endpoints: slices.Clone(c.Endpoints), Events: slices.Clone(c.Events), JobStatuses: slices.Clone(c.JobStatuses)}
+	for i := range out.Endpoints {
+		e := &out.Endpoints[i]
+		e.PathParams, e.QueryParams = slices.Clone(e.PathParams), slices.Clone(e.QueryParams)
+	}
+	return out, nil
+}
+
+var catalogue = sync.OnceValues(func() (*Catalogue, error) {
 	raw, err := FS.ReadFile(indexPath)
 	if err != nil {
 		return nil, fmt.Errorf("schemas: %w", err)
@@ -68,7 +84,7 @@ func LoadCatalogue() (*Catalogue, error) {
 		return nil, fmt.Errorf("schemas: parse %s: %w", indexPath, err)
 	}
 	return &c, nil
-}
+})
 
 // Decode reads one JSON value the way the validators expect it: objects as
 // map[string]any, arrays as []any and numbers as json.Number (so integers

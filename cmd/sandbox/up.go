@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 	"time"
 
@@ -52,6 +53,9 @@ file is closed).`,
 			return bindEnv(cmd)
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			// No heap profile is ever taken from a running sandbox: do not
+			// pay for sampling one on every request.
+			runtime.MemProfileRate = 0
 			level := slog.LevelInfo
 			if err := level.UnmarshalText([]byte(logLevel)); err != nil {
 				return fmt.Errorf("--log-level: %v", err)

@@ -243,7 +243,7 @@ func (l *Limiter) admit(w http.ResponseWriter, r *http.Request, c *api.Call) (fu
 	if !full {
 		b.level++
 	}
-	api.SetExact(w.Header(), "X-RateLimit-Bucket-Filling", fmt.Sprintf("%d/%d", min(int(b.level+0.999999), capacity), capacity))
+	api.SetExact(w.Header(), "X-RateLimit-Bucket-Filling", strconv.Itoa(min(int(b.level+0.999999), capacity))+"/"+strconv.Itoa(capacity))
 	if full {
 		return nil, l.refuseFull(w, b, now, capacity, cfg.BucketLeak)
 	}
