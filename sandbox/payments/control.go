@@ -2,7 +2,6 @@ package payments
 
 import (
 	"errors"
-	"io"
 	"net/http"
 	"sort"
 	"strings"
@@ -55,15 +54,10 @@ func (s *Service) gateways(r *api.Request) (any, error) {
 // with {"url": "..."}: registers (or, with an empty url, removes) the
 // add-on's gateway address template.
 func (s *Service) putGateway(r *api.Request) (any, error) {
-	raw, err := io.ReadAll(io.LimitReader(r.Request.Body, 1<<20))
+	in, err := r.Body()
 	if err != nil {
 		return nil, err
 	}
-	v, err := api.DecodeJSON(raw)
-	if err != nil {
-		return nil, err
-	}
-	in, _ := v.(map[string]any)
 	if d, ok := in["data"].(map[string]any); ok {
 		in = d
 	}
