@@ -138,8 +138,10 @@ func (l *Limiter) Reset() {
 // requests and the deprecation headers of the (now final) operation.
 func (l *Limiter) Decorators() []api.Decorator {
 	return []api.Decorator{
-		{Stage: api.StageAdmit, Name: "limits", Wrap: l.Admit},
-		{Stage: api.StageProcess, Name: "write-lock", Wrap: l.Process},
+		{Stage: api.StageAdmit, Name: "limits", Wrap: l.Admit,
+			What: "API calls: maintenance (503), the rate bucket (429), 3 calls per token and 50 per IP (429)"},
+		{Stage: api.StageProcess, Name: "write-lock", Wrap: l.Process,
+			What: "API calls: deprecation headers of the final operation, the lock on identical writes (423)"},
 	}
 }
 

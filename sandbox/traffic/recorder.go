@@ -173,7 +173,8 @@ func (r *Recorder) Snapshot(since int64, limit int) []Event {
 // Decorator is the recorder's place in the server's pipeline: outermost,
 // so it sees every answer as sent, refusals included.
 func (r *Recorder) Decorator() api.Decorator {
-	return api.Decorator{Stage: api.StageObserve, Name: "traffic", Wrap: r.Middleware}
+	return api.Decorator{Stage: api.StageObserve, Name: "traffic", Wrap: r.Middleware,
+		What: "record every call and its answer as sent (history, stream, HAR, terminal UI)"}
 }
 
 // Middleware records every request except the traffic endpoints' own,
