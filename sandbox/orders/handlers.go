@@ -6,6 +6,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/changelog"
+	"github.com/eshop-sandbox/sandbox/sandbox/orders/rules"
 )
 
 // Handlers returns the order handlers keyed by reference operation.
@@ -53,7 +54,7 @@ func (s *Service) Handlers() map[string]api.HandlerFunc {
 func envelope(fn api.HandlerFunc) api.HandlerFunc {
 	return func(r *api.Request) (any, error) {
 		out, err := fn(r)
-		var multi MultiError
+		var multi rules.MultiError
 		if errors.As(err, &multi) {
 			items := make([]api.ErrorItem, len(multi))
 			for i, e := range multi {
@@ -126,7 +127,7 @@ func (s *Service) createOrder(r *api.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	flags, err := ReadFlags(r, body, FlagNames...)
+	flags, err := ReadFlags(r, body, rules.FlagNames...)
 	if err != nil {
 		return nil, err
 	}

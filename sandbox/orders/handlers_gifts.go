@@ -8,6 +8,7 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/orders/rules"
 )
 
 // Gift settings the sandbox starts with when an e-shop has none stored
@@ -74,7 +75,7 @@ func (s *Service) addGift(r *api.Request) (any, error) {
 			if err != nil {
 				return sandbox.Invalid("data.orderPrice", "Field data.orderPrice must be a decimal number.")
 			}
-			price = money(d)
+			price = rules.Money(d)
 		}
 		incl := true
 		if b, ok := data["includingVat"].(bool); ok {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/orders/rules"
 )
 
 // itemData renders one item: {"orderItem": ...}.
@@ -21,7 +22,7 @@ func (s *Service) createItem(r *api.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	flags, err := ReadFlags(r, body, FlagProducts, FlagStock)
+	flags, err := ReadFlags(r, body, rules.FlagProducts, rules.FlagStock)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +60,7 @@ func (s *Service) updateItem(r *api.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	skip, err := r.BoolQuery(FlagGUIDChecks)
+	skip, err := r.BoolQuery(rules.FlagGUIDChecks)
 	if err != nil {
 		return nil, err
 	}

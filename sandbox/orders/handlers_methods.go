@@ -5,6 +5,7 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/orders/rules"
 )
 
 // methodItem describes the payment or the shipping side of an order:
@@ -15,8 +16,8 @@ type methodItem struct {
 }
 
 var (
-	paymentSide  = methodItem{TypeBilling, PaymentMethods, "paymentMethod", "paymentMethods", "paymentMethod", "payment method"}
-	shippingSide = methodItem{TypeShipping, ShippingMethods, "shipping", "shippings", "shipping", "shipping method"}
+	paymentSide  = methodItem{rules.TypeBilling, PaymentMethods, "paymentMethod", "paymentMethods", "paymentMethod", "payment method"}
+	shippingSide = methodItem{rules.TypeShipping, ShippingMethods, "shipping", "shippings", "shipping", "shipping method"}
 )
 
 func (s *Service) createPayment(r *api.Request) (any, error) { return s.addMethodItem(r, paymentSide) }
@@ -51,7 +52,7 @@ func (s *Service) addMethodItem(r *api.Request, side methodItem) (any, error) {
 			}
 		}
 		pm, sm := sh.methodOf(o, PaymentMethods), sh.methodOf(o, ShippingMethods)
-		rec, err := sh.addItem(o, in, Flags{}, pm, sm)
+		rec, err := sh.addItem(o, in, rules.Flags{}, pm, sm)
 		if err != nil {
 			return nil, err
 		}
@@ -140,7 +141,7 @@ func (s *Service) documentFromOrder(k DocKind) api.HandlerFunc {
 			}
 			data = Data(body)
 		}
-		skip, err := r.BoolQuery(FlagExistence)
+		skip, err := r.BoolQuery(rules.FlagExistence)
 		if err != nil {
 			return nil, err
 		}
@@ -150,7 +151,7 @@ func (s *Service) documentFromOrder(k DocKind) api.HandlerFunc {
 		}
 		out, err := s.modify(r, func(sh *Shop, o map[string]any) (any, error) {
 			if c := str(o[k.OrderField]); c != "" && sh.Tx.Exists(sh.ID, k.Collection, c) && !skip && k != KindDeliveryNote {
-				return nil, sandbox.Conflict(c, "Order %s already has %s %s; send %s=true to issue another.", str(o["code"]), k.Key, c, FlagExistence)
+				return nil, sandbox.Conflict(c, "Order %s already has %s %s; send %s=true to issue another.", str(o["code"]), k.Key, c, rules.FlagExistence)
 			}
 			if v := data["billingMethodId"]; v != nil {
 				bm, err := sh.billingMethod(v, nil, "data.billingMethodId")
@@ -206,7 +207,7 @@ func docOptions(k DocKind, data map[string]any) (DocOptions, error) {
 	if v := data["specSymbol"]; v != nil && v != "" {
 		n, ok := intOf(v)
 		if !ok {
-			if d, err := statusIDOf(v, "data.specSymbol"); err == nil {
+			if d, err := rules.StatusID(v, "data.specSymbol"); err == nil {
 				n, ok = int64(*d), true
 			}
 		}
@@ -218,7 +219,7 @@ func docOptions(k DocKind, data map[string]any) (DocOptions, error) {
 	if v := data["varSymbol"]; v != nil && v != "" {
 		n, ok := intOf(v)
 		if !ok {
-			if d, err := statusIDOf(v, "data.varSymbol"); err == nil {
+			if d, err := rules.StatusID(v, "data.varSymbol"); err == nil {
 				n, ok = int64(*d), true
 			}
 		}

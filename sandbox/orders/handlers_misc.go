@@ -9,6 +9,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/changelog"
+	"github.com/eshop-sandbox/sandbox/sandbox/orders/rules"
 )
 
 // copyOrder serves POST /api/orders/{code}/copy: a new order with the
@@ -52,7 +53,7 @@ func (s *Service) copyOrder(r *api.Request) (any, error) {
 			return err
 		}
 		o["code"], o["guid"], o["adminUrl"] = code, s.IDs.UUID(), "{eshop_url}/admin/orders/"+code+"/"
-		o["creationTime"], o["changeTime"], o["status"], o["paid"] = sh.Time(), sh.Time(), StatusRef(st), false
+		o["creationTime"], o["changeTime"], o["status"], o["paid"] = sh.Time(), sh.Time(), st.Ref(), false
 		o["paymentTransactions"], o["onlinePaymentLink"], o["externalCode"] = []any{}, nil, nil
 		ids := map[int64]int64{}
 		for _, it := range items(o) {
@@ -62,9 +63,9 @@ func (s *Service) copyOrder(r *api.Request) (any, error) {
 			}
 			old, _ := intOf(it["itemId"])
 			ids[old] = id
-			it["itemId"], it["status"] = id, StatusRef(st)
+			it["itemId"], it["status"] = id, st.Ref()
 			delete(it, "_ownStatus")
-			if IsGoods(str(it["itemType"])) {
+			if rules.IsGoods(str(it["itemType"])) {
 				it["amountCompleted"] = "0.000"
 			}
 			if _, err := decimal.NewFromString(str(it["amount"])); err == nil && str(it["code"]) != "" {
@@ -152,7 +153,7 @@ func (s *Service) claims(r *api.Request) (any, error) {
 			}
 			for _, it := range gjsonGet(doc, "items").Array() {
 				c := it.Get("code").String()
-				if c == "" || !IsGoods(it.Get("itemType").String()) || (product != "" && c != product) {
+				if c == "" || !rules.IsGoods(it.Get("itemType").String()) || (product != "" && c != product) {
 					continue
 				}
 				amt, _ := decimal.NewFromString(it.Get("amount").String())

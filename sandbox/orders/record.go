@@ -115,22 +115,6 @@ func setItems(o map[string]any, list []map[string]any) {
 	o["items"] = out
 }
 
-// intOf reads an integer from a decoded JSON value.
-func intOf(v any) (int64, bool) {
-	switch t := v.(type) {
-	case json.Number:
-		n, err := t.Int64()
-		return n, err == nil
-	case float64:
-		return int64(t), true
-	case int:
-		return int64(t), true
-	case int64:
-		return t, true
-	}
-	return 0, false
-}
-
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 func jsonNumber(s string) json.Number { return json.Number(s) }

@@ -7,6 +7,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/orders/rules"
 	"github.com/eshop-sandbox/sandbox/sandbox/store"
 	"github.com/eshop-sandbox/sandbox/schemas"
 )
@@ -90,7 +91,7 @@ func digitsToNumber(m map[string]any, key string) {
 		return
 	}
 	t := strings.TrimSpace(sv)
-	if _, err := statusIDOf(t, key); err == nil && t != "" {
+	if _, err := rules.StatusID(t, key); err == nil && t != "" {
 		m[key] = jsonNumber(t)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/orders/rules"
 	"github.com/eshop-sandbox/sandbox/sandbox/store"
 )
 
@@ -22,7 +23,7 @@ type Shop struct {
 	ID       int
 	Meta     *eshop.Meta
 	Info     gjson.Result // eshop.json
-	Statuses *Statuses
+	Statuses *rules.Statuses
 	Fields   map[string]any // customer-fields.json
 	Now      time.Time
 	BaseURL  string
@@ -47,7 +48,7 @@ func OpenShop(tx *store.Tx, eshopID int, site *eshop.Site) (*Shop, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.Statuses, err = ParseStatuses(raw); err != nil {
+	if s.Statuses, err = rules.ParseStatuses(raw); err != nil {
 		return nil, err
 	}
 	s.Fields = map[string]any{}
@@ -59,10 +60,10 @@ func OpenShop(tx *store.Tx, eshopID int, site *eshop.Site) (*Shop, error) {
 
 // StreetMode is the e-shop's address rule 1 setting.
 func (s *Shop) StreetMode() string {
-	if m, _ := s.Fields["_streetMode"].(string); m == StreetCombined {
-		return StreetCombined
+	if m, _ := s.Fields["_streetMode"].(string); m == rules.StreetCombined {
+		return rules.StreetCombined
 	}
-	return StreetSplit
+	return rules.StreetSplit
 }
 
 // View is the rendering view of this e-shop in its default texts.
@@ -86,11 +87,6 @@ func (s *Shop) Currency(code string) gjson.Result {
 		}
 	}
 	return gjson.Result{}
-}
-
-// StatusRef is the {id, name} object of a status.
-func StatusRef(st Status) map[string]any {
-	return map[string]any{"id": st.ID, "name": st.Name}
 }
 
 // NextCode returns the next document or order code of a collection: the

@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/orders/rules"
 )
 
 // StockLine is one variant's change of amount in one stock.
@@ -15,33 +16,6 @@ type StockLine struct {
 	Code        string
 	ProductGUID string
 	Delta       decimal.Decimal // negative: goods leave the stock
-}
-
-// Stock events of the spec: stock:movement carries the stock id; the beta
-// events carry the variant code and look at the sum over all stocks.
-const (
-	EventStockMovement = "stock:movement"
-	EventInStock       = "stock:inStock"
-	EventSoldOut       = "stock:soldOut"
-	EventMinSupply     = "stock:minStockSupplyReached"
-)
-
-// StockEvents decides the beta stock events of one variant from its sum
-// over all stocks before and after a movement: inStock when the sum rose
-// above 0, soldOut when it reached 0 (from above), minStockSupplyReached
-// when it reached the variant's minimum supply (from above), when set.
-func StockEvents(before, after decimal.Decimal, min *decimal.Decimal) []string {
-	var out []string
-	if !before.IsPositive() && after.IsPositive() {
-		out = append(out, EventInStock)
-	}
-	if before.IsPositive() && !after.IsPositive() {
-		out = append(out, EventSoldOut)
-	}
-	if min != nil && before.GreaterThan(*min) && after.LessThanOrEqual(*min) {
-		out = append(out, EventMinSupply)
-	}
-	return out
 }
 
 // MoveStock applies lines to one stock (a record of the stocks
@@ -85,13 +59,13 @@ func (s *Shop) MoveStock(stockID int64, orderCode string, lines []StockLine) err
 		}
 		amt, _ := decimal.NewFromString(str(sup["amount"]))
 		amt = amt.Add(l.Delta)
-		sup["amount"], sup["changeTime"] = amount3(amt), now
+		sup["amount"], sup["changeTime"] = rules.Amount3(amt), now
 		id, err := s.Tx.Next(s.ID, MovementsCollection)
 		if err != nil {
 			return err
 		}
 		mv := map[string]any{"id": id, "productCode": l.Code, "productGuid": nullIfEmpty(l.ProductGUID), "historicalProductGuid": nil,
-			"amountChange": amount3(l.Delta), "actualAmount": amount3(amt), "sumAmount": amount3(before[l.Code].Add(l.Delta)),
+			"amountChange": rules.Amount3(l.Delta), "actualAmount": rules.Amount3(amt), "sumAmount": rules.Amount3(before[l.Code].Add(l.Delta)),
 			"changeTime": now, "changedBy": "API", "orderCode": nullIfEmpty(orderCode), "_stockId": stockID}
 		if err := Put(s.Tx, s.ID, MovementsCollection, strconv.FormatInt(id, 10), mv); err != nil {
 			return err
@@ -104,7 +78,7 @@ func (s *Shop) MoveStock(stockID int64, orderCode string, lines []StockLine) err
 	if err := Put(s.Tx, s.ID, StocksCollection, sid, stock); err != nil {
 		return err
 	}
-	s.Emit(EventStockMovement, sid)
+	s.Emit(rules.EventStockMovement, sid)
 	after, err := s.stockSums(codes)
 	if err != nil {
 		return err
@@ -115,7 +89,7 @@ func (s *Shop) MoveStock(stockID int64, orderCode string, lines []StockLine) err
 	}
 	sort.Strings(sorted)
 	for _, code := range sorted {
-		for _, ev := range StockEvents(before[code], after[code], s.minSupply(code)) {
+		for _, ev := range rules.StockEvents(before[code], after[code], s.minSupply(code)) {
 			s.Emit(ev, code)
 		}
 	}
@@ -199,10 +173,10 @@ func (s *Shop) syncProduct(l StockLine, stockID int64, amt decimal.Decimal, sup 
 			per = append(per, found)
 			vm["perStockAmounts"] = per
 		}
-		found["amount"], found["lastAmountUpdate"] = amount3(amt), s.Time()
+		found["amount"], found["lastAmountUpdate"] = rules.Amount3(amt), s.Time()
 		if vm["stock"] != nil {
 			cur, _ := decimal.NewFromString(str(vm["stock"]))
-			vm["stock"] = amount3(cur.Add(l.Delta))
+			vm["stock"] = rules.Amount3(cur.Add(l.Delta))
 		}
 	}
 	return Put(s.Tx, s.ID, ProductsCollection, p.GUID, prod)
