@@ -7,6 +7,7 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/changelog"
+	"github.com/eshop-sandbox/sandbox/sandbox/crud"
 	"github.com/eshop-sandbox/sandbox/sandbox/orders/rules"
 )
 
@@ -20,11 +21,6 @@ var builtinSources = map[int64]string{1: "E-shop", 2: "API"}
 
 // APISource is the source of orders created through the API.
 const APISource = 2
-
-var billingAddressKeys = []string{"additional", "city", "company", "companyId", "countryCode", "district", "fullName", "houseNumber",
-	"regionName", "regionShortcut", "street", "taxId", "vatId", "vatIdValidationStatus", "zip"}
-
-var addressKeys = []string{"additional", "city", "company", "countryCode", "district", "fullName", "houseNumber", "regionName", "regionShortcut", "street", "zip"}
 
 // CreateOrder builds, checks and stores a new order from the data of
 // POST /api/orders, with everything that follows: order:create, the
@@ -74,9 +70,9 @@ func (sh *Shop) CreateOrder(data map[string]any, f rules.Flags, ids *sandbox.IDs
 	}
 
 	mode := sh.StreetMode()
-	ba := copyMap(data["billingAddress"])
+	ba, _ := crud.Clone(data["billingAddress"]).(map[string]any)
 	rules.NormalizeStreet(ba, mode)
-	da := copyMap(data["deliveryAddress"])
+	da, _ := crud.Clone(data["deliveryAddress"]).(map[string]any)
 	rules.NormalizeStreet(da, mode)
 	if !f[rules.FlagMandatory] && !cashDesk {
 		check := map[string]any{}

@@ -7,6 +7,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/changelog"
+	"github.com/eshop-sandbox/sandbox/sandbox/crud"
 	"github.com/eshop-sandbox/sandbox/sandbox/orders/rules"
 )
 
@@ -160,7 +161,7 @@ func (s *Service) updateHead(r *api.Request) (any, error) {
 			if cur == nil {
 				cur = shape(nil, k.keys)
 			}
-			merged := copyMap(cur)
+			merged := crud.Clone(cur).(map[string]any)
 			for key, v := range in {
 				merged[key] = v
 			}

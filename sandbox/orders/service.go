@@ -1,7 +1,6 @@
 package orders
 
 import (
-	"io"
 	"strings"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
@@ -44,19 +43,13 @@ func (s *Service) View(eshopID int, fn func(sh *Shop) error) error {
 	})
 }
 
-// Body reads a request body like api.Request.Body, but first accepts the
-// spec's string form of status ids ("statusId": "-2" as well as -2, in
-// data and in data.items[]), which the reference's schema types as
-// integers only.
+// Body reads the request body like api.Request.Body (the body the
+// server read once, parsed with exact numbers, checked against the
+// operation's request schema), but first accepts the spec's string form
+// of status ids ("statusId": "-2" as well as -2, in data and in
+// data.items[]), which the reference's schema types as integers only.
 func (s *Service) Body(r *api.Request) (map[string]any, error) {
-	raw, err := io.ReadAll(io.LimitReader(r.Request.Body, api.MaxBodyBytes+1))
-	if err != nil {
-		return nil, sandbox.Unprocessable(sandbox.CodeInvalidJSON, "body", "The request body could not be read: %v.", err)
-	}
-	if len(raw) > api.MaxBodyBytes {
-		return nil, sandbox.Errorf(sandbox.KindTooLarge, sandbox.CodeTooManyEntities, "body", "The request body is larger than %d MiB.", api.MaxBodyBytes>>20)
-	}
-	v, err := api.DecodeJSON(raw)
+	v, err := api.DecodeJSON(r.RawBody())
 	if err != nil {
 		return nil, err
 	}

@@ -1,9 +1,9 @@
 package payments
 
 import (
-	"io"
 	"net/http"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
@@ -55,11 +55,7 @@ func (s *Service) gateways(r *api.Request) (any, error) {
 // with {"url": "..."}: registers (or, with an empty url, removes) the
 // add-on's gateway address template.
 func (s *Service) putGateway(r *api.Request) (any, error) {
-	raw, err := io.ReadAll(io.LimitReader(r.Request.Body, 1<<20))
-	if err != nil {
-		return nil, err
-	}
-	v, err := api.DecodeJSON(raw)
+	v, err := api.DecodeJSON(r.RawBody())
 	if err != nil {
 		return nil, err
 	}
@@ -93,4 +89,10 @@ func (s *Service) putGateway(r *api.Request) (any, error) {
 		return nil, err
 	}
 	return GatewayView{Addon: name, URL: tpl}, nil
+}
+
+// atoi reads a path variable the route's pattern already made digits.
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }

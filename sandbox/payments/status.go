@@ -146,7 +146,7 @@ func paymentForm(sh *orders.Shop, o map[string]any) map[string]any {
 	id := int64(4)
 	if m := sh.OnlineMethod(o); m != nil {
 		if pt, ok := m["paymentType"].(map[string]any); ok {
-			if n, err := jsonInt(pt["id"]); err == nil && n >= 1 && n <= 4 {
+			if n, ok := rules.Int(pt["id"]); ok && n >= 1 && n <= 4 {
 				id = n
 			}
 		}
