@@ -65,12 +65,30 @@ func (t *Tx) Cacheable() bool { return !t.volatile }
 // expired tells whether a stored document has expired on the sandbox
 // clock; any document with an expiry makes the transaction volatile.
 func (t *Tx) expired(doc string) bool {
-	v := gjson.Get(doc, "_expiresAt")
-	if !v.Exists() {
+	at, ok := expiryOf(doc)
+	if !ok {
 		return false
 	}
 	t.volatile = true
-	return v.Int() <= t.s.clock.Now().Unix()
+	return at <= t.s.clock.Now().Unix()
+}
+
+// expiryOf reads a stored document's expiry (unix seconds), from the
+// front where the store writes it (see frontMeta).
+func expiryOf[D string | []byte](doc D) (int64, bool) {
+	if m, ok := frontMeta(doc); ok {
+		return m.expiresAt, m.expires
+	}
+	v := gjson.Get(string(doc), "_expiresAt")
+	return v.Int(), v.Exists()
+}
+
+// seqOf reads a stored document's list-order number (see frontMeta).
+func seqOf[D string | []byte](doc D) int64 {
+	if m, ok := frontMeta(doc); ok {
+		return m.seq
+	}
+	return gjson.Get(string(doc), "_seq").Int()
 }
 
 // Emit queues events to publish once this transaction commits.
@@ -144,10 +162,10 @@ func (t *Tx) put(eshop int, coll, id string, doc []byte, expiresAt time.Time) (b
 	old, err := t.tx.Get(key)
 	switch {
 	case err == nil && !expired(old, t.Now().Unix()):
-		seq, created = gjson.Get(old, "_seq").Int(), false
+		seq, created = seqOf(old), false
 	case err == nil:
 		// An expired record is replaced by a new one; it is already counted.
-		t.posRemove(prefix, id, gjson.Get(old, "_seq").Int())
+		t.posRemove(prefix, id, seqOf(old))
 		if seq, err = t.next(seqKey(eshop, coll)); err != nil {
 			return false, err
 		}
@@ -194,7 +212,7 @@ func (t *Tx) Delete(eshop int, coll, id string) error {
 	if err := t.bury(prefix, key, id); err != nil {
 		return err
 	}
-	t.posRemove(prefix, id, gjson.Get(old, "_seq").Int())
+	t.posRemove(prefix, id, seqOf(old))
 	if _, err := t.add(counterKey(eshop, coll), -1); err != nil {
 		return err
 	}
@@ -367,6 +385,12 @@ func withMeta(doc []byte, seq int64, expiresAt time.Time) []byte {
 // stripMeta removes the store's own metadata fields from a document that
 // is being written back, so they are not duplicated.
 func stripMeta(doc []byte) []byte {
+	if m, ok := frontMeta(doc); ok {
+		doc = append([]byte{'{'}, doc[m.body:]...)
+	}
+	if !mayHoldMeta(doc) {
+		return doc
+	}
 	for _, f := range []string{"_seq", "_expiresAt"} {
 		if !gjson.GetBytes(doc, f).Exists() {
 			continue
@@ -394,9 +418,9 @@ func removeTopField(doc []byte, field string) []byte {
 // that never does), for owners of expiring records who keep the expiry
 // when they write a record back.
 func ExpiresAt(doc []byte) (at time.Time, ok bool) {
-	v := gjson.GetBytes(doc, "_expiresAt")
-	if !v.Exists() {
+	sec, ok := expiryOf(doc)
+	if !ok {
 		return time.Time{}, false
 	}
-	return time.Unix(v.Int(), 0), true
+	return time.Unix(sec, 0), true
 }
