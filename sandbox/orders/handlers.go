@@ -102,11 +102,7 @@ func (s *Service) modify(r *api.Request, fn func(sh *Shop, o map[string]any) (an
 
 // orderData renders an order for a response: {"order": ...}.
 func orderData(sh *Shop, o map[string]any) (any, error) {
-	rec, err := Render(o, sh.View())
-	if err != nil {
-		return nil, err
-	}
-	return map[string]any{"order": rec}, nil
+	return answer("order", o, sh.View())
 }
 
 // Touch records an edit of an order: change time, order:update, the
@@ -134,15 +130,19 @@ func (s *Service) createOrder(r *api.Request) (any, error) {
 	if _, ok := body["data"].(map[string]any); !ok {
 		return nil, sandbox.Invalid("data", "The order goes in the body's data object.")
 	}
-	var out any
-	err = s.update(r, func(sh *Shop) error {
-		o, err := sh.CreateOrder(data, flags, s.IDs)
-		if err != nil {
-			return err
-		}
-		out, err = orderData(sh, o)
+	var o map[string]any
+	var view api.View
+	err = s.update(r, func(sh *Shop) (err error) {
+		o, err = sh.CreateOrder(data, flags, s.IDs)
+		view = sh.View()
 		return err
 	})
+	if err != nil {
+		return nil, err
+	}
+	// The answer is rendered after the commit: the order is this
+	// request's own, and the write lock is free for the next one sooner.
+	out, err := answer("order", o, view)
 	if err != nil {
 		return nil, err
 	}

@@ -62,7 +62,11 @@ func (s *Service) copyOrder(r *api.Request) (any, error) {
 				it["amountCompleted"] = "0.000"
 			}
 			if _, err := decimal.NewFromString(str(it["amount"])); err == nil && str(it["code"]) != "" {
-				_, it["_known"] = sh.catalog().ByCode(str(it["code"]))
+				_, known, err := sh.Catalog().ByCode(str(it["code"]))
+				if err != nil {
+					return err
+				}
+				it["_known"] = known
 			}
 		}
 		renumber(o, "completion", ids)

@@ -59,7 +59,9 @@ func (s *Service) addGift(r *api.Request) (any, error) {
 		if code == "" {
 			return sandbox.Invalid("data.code", "Field data.code is required (a product code).")
 		}
-		if _, ok := sh.catalog().ByCode(code); !ok {
+		if _, ok, err := sh.Catalog().ByCode(code); err != nil {
+			return err
+		} else if !ok {
 			return sandbox.Invalid("data.code", "Field data.code: product code %q does not exist in this e-shop.", code)
 		}
 		cur := strings.ToUpper(strings.TrimSpace(str(data["currencyCode"])))

@@ -10,11 +10,7 @@ import (
 
 // itemData renders one item: {"orderItem": ...}.
 func itemData(sh *Shop, it map[string]any) (any, error) {
-	rec, err := Render(it, sh.View())
-	if err != nil {
-		return nil, err
-	}
-	return map[string]any{"orderItem": rec}, nil
+	return answer("orderItem", it, sh.View())
 }
 
 func (s *Service) createItem(r *api.Request) (any, error) {

@@ -167,11 +167,7 @@ func (s *Service) documentFromOrder(k DocKind) api.HandlerFunc {
 			if err := SaveOrder(sh.Tx, sh.ID, o); err != nil {
 				return nil, err
 			}
-			rec, err := Render(doc, sh.View())
-			if err != nil {
-				return nil, err
-			}
-			return map[string]any{k.Key: rec}, nil
+			return answer(k.Key, doc, sh.View())
 		})
 		if err != nil {
 			return nil, err

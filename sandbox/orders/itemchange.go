@@ -255,12 +255,12 @@ func (sh *Shop) changeCode(it, data map[string]any, skipGUIDCheck bool) error {
 	} else if codeSent {
 		guid = ""
 	}
-	cat, err := sh.Catalog()
-	if err != nil {
-		return err
-	}
+	cat := sh.Catalog()
 	if code != "" {
-		p, ok := cat.ByCode(code)
+		p, ok, err := cat.ByCode(code)
+		if err != nil {
+			return err
+		}
 		if !ok {
 			return sandbox.Invalid("data.code", "Field data.code: product code %q does not exist in this e-shop.", code)
 		}

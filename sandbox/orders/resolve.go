@@ -125,10 +125,7 @@ func (sh *Shop) initialStatus(data map[string]any, cashDesk bool) (rules.Status,
 // nothing is verified, but known products still fill the item's texts.
 func (sh *Shop) lookupProducts(list []*rules.Item, skip bool) (map[*rules.Item]*Product, error) {
 	out := map[*rules.Item]*Product{}
-	cat, err := sh.Catalog()
-	if err != nil {
-		return nil, err
-	}
+	cat := sh.Catalog()
 	for _, it := range list {
 		if it.Code == "" && it.ProductGUID == "" {
 			continue
@@ -136,7 +133,10 @@ func (sh *Shop) lookupProducts(list []*rules.Item, skip bool) (map[*rules.Item]*
 		var p *Product
 		if it.Code != "" {
 			var ok bool
-			if p, ok = cat.ByCode(it.Code); !ok && !skip {
+			var err error
+			if p, ok, err = cat.ByCode(it.Code); err != nil {
+				return nil, err
+			} else if !ok && !skip {
 				return nil, sandbox.Invalid(it.Path("code"), "Field %s: product code %q does not exist in this e-shop (suppressProductChecking=true skips the check).", it.Path("code"), it.Code)
 			}
 		}

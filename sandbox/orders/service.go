@@ -18,6 +18,10 @@ type Service struct {
 	Site    *eshop.Site
 	IDs     *sandbox.IDs
 	Schemas *schemas.Set
+
+	// codes finds the product of a variant code without a scan through
+	// every product; see CodeIndex.
+	codes *CodeIndex
 }
 
 // Update runs fn on an e-shop inside one store transaction. BuntDB admits
@@ -28,6 +32,7 @@ func (s *Service) Update(eshopID int, fn func(sh *Shop) error) error {
 		if err != nil {
 			return err
 		}
+		sh.codes = s.codes
 		return fn(sh)
 	})
 }
@@ -39,6 +44,7 @@ func (s *Service) View(eshopID int, fn func(sh *Shop) error) error {
 		if err != nil {
 			return err
 		}
+		sh.codes = s.codes
 		return fn(sh)
 	})
 }

@@ -28,6 +28,7 @@ type Shop struct {
 	Now      time.Time
 	BaseURL  string
 	EshopURL string
+	codes    *CodeIndex // shared across requests by the Service; nil: one of its own
 	cat      *Catalog
 }
 
@@ -123,23 +124,10 @@ func (s *Shop) NextID(name string) (int64, error) {
 	return s.Tx.Next(s.ID, name)
 }
 
-// Catalog returns the e-shop's product index, built on first use.
-func (s *Shop) Catalog() (*Catalog, error) {
+// Catalog returns the e-shop's product catalogue in this transaction.
+func (s *Shop) Catalog() *Catalog {
 	if s.cat == nil {
-		c, err := NewCatalog(s.Tx, s.ID)
-		if err != nil {
-			return nil, err
-		}
-		s.cat = c
+		s.cat = NewCatalog(s.Tx, s.ID, s.codes)
 	}
-	return s.cat, nil
-}
-
-// catalog is Catalog for lookups that may come up empty on a read error.
-func (s *Shop) catalog() *Catalog {
-	c, err := s.Catalog()
-	if err != nil {
-		return &Catalog{byCode: map[string]variantRef{}, products: map[string][]byte{}}
-	}
-	return c
+	return s.cat
 }

@@ -2,12 +2,16 @@ package orders
 
 import (
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/shopspring/decimal"
+	"github.com/tidwall/gjson"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/orders/rules"
 )
 
@@ -31,7 +35,7 @@ func (s *Shop) MoveStock(stockID int64, orderCode string, lines []StockLine) err
 		return nil
 	}
 	sid := strconv.FormatInt(stockID, 10)
-	stock, err := Get(s.Tx, s.ID, StocksCollection, sid, "Stock")
+	doc, err := s.Tx.Get(s.ID, StocksCollection, sid)
 	if err != nil {
 		return sandbox.Invalid("data.stockId", "Stock %d does not exist in this e-shop.", stockID)
 	}
@@ -43,23 +47,40 @@ func (s *Shop) MoveStock(stockID int64, orderCode string, lines []StockLine) err
 	if err != nil {
 		return err
 	}
-	supplies, _ := stock["_supplies"].([]any)
+	// The supplies the lines change, decoded one by one: a stock holds a
+	// supply for every variant, an order changes a few (see splice.go).
+	type supply struct {
+		at gjson.Result // the stored supply; zero for a new one
+		m  map[string]any
+	}
+	stored := gjson.GetBytes(doc, "_supplies")
+	changed := map[string]*supply{}
+	mins := map[string]*decimal.Decimal{} // the variants' minimum supplies
+	var added []*supply
 	now := s.Time()
 	for _, l := range lines {
-		var sup map[string]any
-		for _, v := range supplies {
-			if m, ok := v.(map[string]any); ok && m["code"] == l.Code {
-				sup = m
-				break
-			}
-		}
+		sup := changed[l.Code]
 		if sup == nil {
-			sup = map[string]any{"amount": "0.000", "claim": "0.000", "code": l.Code, "location": nil, "productGuid": nullIfEmpty(l.ProductGUID)}
-			supplies = append(supplies, sup)
+			stored.ForEach(func(_, v gjson.Result) bool {
+				if c := v.Get("code"); v.IsObject() && c.Type == gjson.String && c.Str == l.Code {
+					sup = &supply{at: v}
+					sup.m, err = api.DecodeObject([]byte(v.Raw))
+					return false
+				}
+				return true
+			})
+			if err != nil {
+				return fmt.Errorf("stock %s: %w", sid, err)
+			}
+			if sup == nil {
+				sup = &supply{m: map[string]any{"amount": "0.000", "claim": "0.000", "code": l.Code, "location": nil, "productGuid": nullIfEmpty(l.ProductGUID)}}
+				added = append(added, sup)
+			}
+			changed[l.Code] = sup
 		}
-		amt, _ := decimal.NewFromString(str(sup["amount"]))
+		amt, _ := decimal.NewFromString(str(sup.m["amount"]))
 		amt = amt.Add(l.Delta)
-		sup["amount"], sup["changeTime"] = rules.Amount3(amt), now
+		sup.m["amount"], sup.m["changeTime"] = rules.Amount3(amt), now
 		id, err := s.Tx.Next(s.ID, MovementsCollection)
 		if err != nil {
 			return err
@@ -70,18 +91,51 @@ func (s *Shop) MoveStock(stockID int64, orderCode string, lines []StockLine) err
 		if err := Put(s.Tx, s.ID, MovementsCollection, strconv.FormatInt(id, 10), mv); err != nil {
 			return err
 		}
-		if err := s.syncProduct(l, stockID, amt, sup); err != nil {
+		p, ok, err := s.Catalog().ByCode(l.Code)
+		if err != nil {
+			return err
+		}
+		if ok {
+			mins[l.Code] = minSupply(p)
+			if err := s.syncProduct(p, l, stockID, amt, sup.m); err != nil {
+				return err
+			}
+		}
+	}
+	ed := &edits{doc: doc}
+	var fresh []any
+	for _, sup := range added {
+		fresh = append(fresh, sup.m)
+	}
+	for _, sup := range changed {
+		if !sup.at.Exists() {
+			continue
+		}
+		if err := ed.replace(sup.at, sup.m); err != nil {
 			return err
 		}
 	}
-	stock["_supplies"] = supplies
-	if err := Put(s.Tx, s.ID, StocksCollection, sid, stock); err != nil {
+	switch {
+	case len(fresh) > 0 && stored.IsArray():
+		err = ed.append(stored, fresh)
+	case len(fresh) > 0:
+		err = ed.set(ed.root(), "_supplies", fresh)
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := s.Tx.Put(s.ID, StocksCollection, sid, ed.result()); err != nil {
 		return err
 	}
 	s.Emit(rules.EventStockMovement, sid)
-	after, err := s.stockSums(codes)
-	if err != nil {
-		return err
+	// Only this stock changed, by the lines' deltas: the sums after the
+	// movement need no second pass over every stock.
+	after := make(map[string]decimal.Decimal, len(before))
+	for c := range codes {
+		after[c] = before[c]
+	}
+	for _, l := range lines {
+		after[l.Code] = after[l.Code].Add(l.Delta)
 	}
 	sorted := make([]string, 0, len(codes))
 	for c := range codes {
@@ -89,7 +143,7 @@ func (s *Shop) MoveStock(stockID int64, orderCode string, lines []StockLine) err
 	}
 	sort.Strings(sorted)
 	for _, code := range sorted {
-		for _, ev := range rules.StockEvents(before[code], after[code], s.minSupply(code)) {
+		for _, ev := range rules.StockEvents(before[code], after[code], mins[code]) {
 			s.Emit(ev, code)
 		}
 	}
@@ -99,40 +153,23 @@ func (s *Shop) MoveStock(stockID int64, orderCode string, lines []StockLine) err
 // stockSums sums the amounts of the codes over every stock.
 func (s *Shop) stockSums(codes map[string]bool) (map[string]decimal.Decimal, error) {
 	out := map[string]decimal.Decimal{}
-	var ferr error
 	err := s.Tx.Scan(s.ID, StocksCollection, func(_ string, doc []byte) bool {
-		var st struct {
-			Supplies []struct {
-				Code   string `json:"code"`
-				Amount string `json:"amount"`
-			} `json:"_supplies"`
-		}
-		if ferr = json.Unmarshal(doc, &st); ferr != nil {
-			return false
-		}
-		for _, sp := range st.Supplies {
-			if codes[sp.Code] {
-				a, _ := decimal.NewFromString(sp.Amount)
-				out[sp.Code] = out[sp.Code].Add(a)
+		gjson.GetBytes(doc, "_supplies").ForEach(func(_, sp gjson.Result) bool {
+			if c := sp.Get("code").String(); codes[c] {
+				a, _ := decimal.NewFromString(sp.Get("amount").String())
+				out[c] = out[c].Add(a)
 			}
-		}
+			return true
+		})
 		return true
 	})
-	if err == nil {
-		err = ferr
-	}
 	return out, err
 }
 
 // minSupply is a variant's minimum stock supply, nil when not set.
-func (s *Shop) minSupply(code string) *decimal.Decimal {
-	cat := s.catalog()
-	p, ok := cat.ByCode(code)
-	if !ok {
-		return nil
-	}
+func minSupply(p *Product) *decimal.Decimal {
 	v := p.Variant.Get("minStockSupply")
-	if !v.Exists() || v.Type == 0 || v.String() == "" {
+	if !v.Exists() || v.Type == gjson.Null || v.String() == "" {
 		return nil
 	}
 	d, err := decimal.NewFromString(v.String())
@@ -143,23 +180,21 @@ func (s *Shop) minSupply(code string) *decimal.Decimal {
 }
 
 // syncProduct keeps the product record's variant stock and per-stock
-// amounts equal to the stocks' supplies.
-func (s *Shop) syncProduct(l StockLine, stockID int64, amt decimal.Decimal, sup map[string]any) error {
-	p, ok := s.catalog().ByCode(l.Code)
-	if !ok {
-		return nil
-	}
-	prod, err := Get(s.Tx, s.ID, ProductsCollection, p.GUID, "Product")
-	if err != nil {
-		return err
-	}
-	variants, _ := prod["variants"].([]any)
-	for _, v := range variants {
-		vm, ok := v.(map[string]any)
-		if !ok || vm["code"] != l.Code {
+// amounts equal to the stocks' supplies. The two values are spliced into
+// the stored product (see splice.go); the rest of it is not decoded.
+func (s *Shop) syncProduct(p *Product, l StockLine, stockID int64, amt decimal.Decimal, sup map[string]any) error {
+	ed := &edits{doc: p.raw}
+	for _, v := range p.Doc.Get("variants").Array() {
+		if c := v.Get("code"); c.Type != gjson.String || c.Str != l.Code {
 			continue
 		}
-		per, _ := vm["perStockAmounts"].([]any)
+		var per []any
+		if raw := v.Get("perStockAmounts"); raw.IsArray() {
+			var err error
+			if per, err = decodeList(raw.Raw); err != nil {
+				return fmt.Errorf("product %s: %w", p.GUID, err)
+			}
+		}
 		var found map[string]any
 		for _, ps := range per {
 			if m, ok := ps.(map[string]any); ok {
@@ -171,13 +206,39 @@ func (s *Shop) syncProduct(l StockLine, stockID int64, amt decimal.Decimal, sup 
 		if found == nil {
 			found = map[string]any{"stockId": stockID, "claim": "0.000", "location": sup["location"]}
 			per = append(per, found)
-			vm["perStockAmounts"] = per
 		}
 		found["amount"], found["lastAmountUpdate"] = rules.Amount3(amt), s.Time()
-		if vm["stock"] != nil {
-			cur, _ := decimal.NewFromString(str(vm["stock"]))
-			vm["stock"] = rules.Amount3(cur.Add(l.Delta))
+		if err := ed.set(v, "perStockAmounts", per); err != nil {
+			return err
+		}
+		if st := v.Get("stock"); st.Exists() && st.Type != gjson.Null {
+			cur, _ := decimal.NewFromString(gjsonText(st))
+			if err := ed.set(v, "stock", rules.Amount3(cur.Add(l.Delta))); err != nil {
+				return err
+			}
 		}
 	}
-	return Put(s.Tx, s.ID, ProductsCollection, p.GUID, prod)
+	_, err := s.Tx.Put(s.ID, ProductsCollection, p.GUID, ed.result())
+	return err
+}
+
+// gjsonText is a stored value as str reads its decoded form: a string's
+// text, a number as written, "" for anything else.
+func gjsonText(r gjson.Result) string {
+	switch r.Type {
+	case gjson.String:
+		return r.Str
+	case gjson.Number:
+		return r.Raw
+	}
+	return ""
+}
+
+// decodeList parses a JSON array with numbers kept exact.
+func decodeList(raw string) ([]any, error) {
+	dec := json.NewDecoder(strings.NewReader(raw))
+	dec.UseNumber()
+	var out []any
+	err := dec.Decode(&out)
+	return out, err
 }
