@@ -81,6 +81,28 @@ type Product struct {
 	Doc     gjson.Result
 	Variant gjson.Result // zero when found by GUID only
 	raw     []byte       // the record as the transaction read it
+	top     map[string]gjson.Result
+}
+
+// Get reads a top-level field of the product, then path within it
+// ("" for the field itself). The fields are found in one pass over the
+// record on first use: a product is tens of kilobytes, and an order item
+// reads a dozen of its fields.
+func (p *Product) Get(field, path string) gjson.Result {
+	if p.top == nil {
+		p.top = map[string]gjson.Result{}
+		p.Doc.ForEach(func(k, v gjson.Result) bool {
+			if _, dup := p.top[k.Str]; !dup { // the first of duplicate keys, as gjson finds it
+				p.top[k.Str] = v
+			}
+			return true
+		})
+	}
+	r := p.top[field]
+	if path != "" {
+		r = r.Get(path)
+	}
+	return r
 }
 
 // ByCode finds the product holding a variant code.
@@ -117,7 +139,7 @@ func (c *Catalog) ByGUID(guid string) (*Product, bool) {
 // MainImage shape: the variant's own image when it has one, the
 // product's first image otherwise.
 func (p *Product) MainImage() any {
-	imgs := p.Doc.Get("images").Array()
+	imgs := p.Get("images", "").Array()
 	if len(imgs) == 0 {
 		return nil
 	}

@@ -25,15 +25,20 @@ func (sh *Shop) itemRecord(it *rules.Item, id int64, st rules.Status, p *Product
 		return fallback
 	}
 	var v gjson.Result
-	var doc gjson.Result
+	product := func(field, path string) gjson.Result {
+		if p == nil {
+			return gjson.Result{}
+		}
+		return p.Get(field, path)
+	}
 	if p != nil {
-		doc, v = p.Doc, p.Variant
+		v = p.Variant
 	}
 	name := it.Name
 	if name == "" {
 		switch {
 		case p != nil:
-			name = doc.Get("name").String()
+			name = product("name", "").String()
 		case it.Type == rules.TypeShipping && sm != nil:
 			name = str(sm["name"])
 		case it.Type == rules.TypeBilling && pm != nil:
@@ -64,8 +69,8 @@ func (sh *Shop) itemRecord(it *rules.Item, id int64, st rules.Status, p *Product
 	flags := []any{}
 	var location any
 	if p != nil {
-		mainImage, productType, ean = p.MainImage(), value(doc.Get("type")), value(v.Get("ean"))
-		for _, fl := range doc.Get("flags").Array() {
+		mainImage, productType, ean = p.MainImage(), value(product("type", "")), value(v.Get("ean"))
+		for _, fl := range product("flags", "").Array() {
 			flags = append(flags, map[string]any{"code": fl.Get("code").String(), "title": fl.Get("title").String(), "system": sh.flagSystem(fl.Get("code").String())})
 		}
 		location = sh.supplyLocation(stockID, it.Code)
@@ -87,8 +92,8 @@ func (sh *Shop) itemRecord(it *rules.Item, id int64, st rules.Status, p *Product
 	}
 	rec := map[string]any{
 		"itemId": id, "itemType": it.Type, "code": code, "productGuid": guid, "name": name,
-		"variantName": text("variantName", value(v.Get("name"))), "brand": text("brand", value(doc.Get("brand.name"))),
-		"supplierName": text("supplierName", value(doc.Get("supplier.name"))), "warrantyDescription": text("warrantyDescription", value(doc.Get("warranty.description"))),
+		"variantName": text("variantName", value(v.Get("name"))), "brand": text("brand", value(product("brand", "name"))),
+		"supplierName": text("supplierName", value(product("supplier", "name"))), "warrantyDescription": text("warrantyDescription", value(product("warranty", "description"))),
 		"ean": ean, "productType": productType, "mainImage": mainImage, "productFlags": flags, "stockLocation": location,
 		"amount": rules.Amount3(it.Pricing.Amount), "amountCompleted": completed, "amountUnit": text("amountUnit", unit),
 		"priceRatio": rules.Ratio4(it.Pricing.Ratio), "unitPrice": it.Unit.Wire(), "itemPrice": it.Total.Wire(),

@@ -1,7 +1,6 @@
 package orders
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -34,18 +33,6 @@ const (
 	GiftsCollection     = "order-gifts"
 	GiftSettings        = "order-gift-settings"
 )
-
-// Encode writes a record as compact JSON without HTML escaping, keeping
-// json.Number values exact.
-func Encode(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
-}
 
 // Get reads a record of a collection as a map; a missing one answers 404
 // naming what and which.

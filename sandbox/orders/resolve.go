@@ -154,10 +154,10 @@ func (sh *Shop) lookupProducts(list []*rules.Item, skip bool) (map[*rules.Item]*
 			}
 		}
 		if it.Type == rules.TypeProductSet && !skip {
-			if p == nil || p.Doc.Get("type").String() != rules.TypeProductSet {
+			if p == nil || p.Get("type", "").String() != rules.TypeProductSet {
 				return nil, sandbox.Invalid(it.Path("code"), "Field %s: %q is not a product set of this e-shop.", it.Path("code"), it.Code)
 			}
-			if len(p.Doc.Get("setItems").Array()) == 0 {
+			if len(p.Get("setItems", "").Array()) == 0 {
 				return nil, sandbox.Invalid(it.Path("code"), "Field %s: product set %q has no contents defined.", it.Path("code"), it.Code)
 			}
 		}

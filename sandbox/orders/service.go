@@ -22,13 +22,15 @@ type Service struct {
 	// codes finds the product of a variant code without a scan through
 	// every product; see CodeIndex.
 	codes *CodeIndex
+	// settings keeps the e-shops' parsed status lists and field settings.
+	settings *settingsCache
 }
 
 // Update runs fn on an e-shop inside one store transaction. BuntDB admits
 // one writer at a time, so concurrent orders never read the same stock.
 func (s *Service) Update(eshopID int, fn func(sh *Shop) error) error {
 	return s.Store.Update(func(tx *store.Tx) error {
-		sh, err := OpenShop(tx, eshopID, s.Site)
+		sh, err := openShop(tx, eshopID, s.Site, s.settings)
 		if err != nil {
 			return err
 		}
@@ -40,7 +42,7 @@ func (s *Service) Update(eshopID int, fn func(sh *Shop) error) error {
 // View runs fn on an e-shop inside a read-only transaction.
 func (s *Service) View(eshopID int, fn func(sh *Shop) error) error {
 	return s.Store.View(func(tx *store.Tx) error {
-		sh, err := OpenShop(tx, eshopID, s.Site)
+		sh, err := openShop(tx, eshopID, s.Site, s.settings)
 		if err != nil {
 			return err
 		}

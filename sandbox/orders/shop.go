@@ -1,7 +1,6 @@
 package orders
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -34,6 +33,12 @@ type Shop struct {
 
 // OpenShop reads an e-shop's settings inside tx.
 func OpenShop(tx *store.Tx, eshopID int, site *eshop.Site) (*Shop, error) {
+	return openShop(tx, eshopID, site, nil)
+}
+
+// openShop is OpenShop with the parsed settings of earlier requests (see
+// settingsCache; nil parses them).
+func openShop(tx *store.Tx, eshopID int, site *eshop.Site, settings *settingsCache) (*Shop, error) {
 	meta, err := eshop.Get(tx, eshopID)
 	if err != nil {
 		return nil, err
@@ -49,12 +54,12 @@ func OpenShop(tx *store.Tx, eshopID int, site *eshop.Site) (*Shop, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.Statuses, err = rules.ParseStatuses(raw); err != nil {
+	if s.Statuses, err = settings.statuses(eshopID, raw); err != nil {
 		return nil, err
 	}
 	s.Fields = map[string]any{}
 	if raw, err := tx.Get(eshopID, eshop.InfoCollection, "customer-fields"); err == nil {
-		_ = json.Unmarshal(raw, &s.Fields)
+		s.Fields = settings.fields(eshopID, raw)
 	}
 	return s, nil
 }
