@@ -58,12 +58,14 @@ func (x *CodeIndex) rebuild(tx *store.Tx, eshop int) error {
 }
 
 // Catalog answers rule 3's lookups inside one transaction: a code among
-// the e-shop's product variants, a product by GUID.
+// the e-shop's product variants, a product by GUID. A product is read
+// once per transaction (syncProduct, which writes it, has it read again).
 type Catalog struct {
 	tx      *store.Tx
 	eshop   int
 	index   *CodeIndex
-	scanned bool // this transaction rebuilt the index: a miss is final
+	scanned bool                // this transaction rebuilt the index: a miss is final
+	read    map[string]*Product // guid -> the product as read, without a variant
 }
 
 // NewCatalog is the catalogue of an e-shop inside tx, finding codes
@@ -72,8 +74,25 @@ func NewCatalog(tx *store.Tx, eshopID int, index *CodeIndex) *Catalog {
 	if index == nil {
 		index = NewCodeIndex()
 	}
-	return &Catalog{tx: tx, eshop: eshopID, index: index}
+	return &Catalog{tx: tx, eshop: eshopID, index: index, read: map[string]*Product{}}
 }
+
+// product reads a product (nil when there is none).
+func (c *Catalog) product(guid string) *Product {
+	if p, ok := c.read[guid]; ok {
+		return p
+	}
+	raw, err := c.tx.Get(c.eshop, ProductsCollection, guid)
+	if err != nil {
+		return nil
+	}
+	p := &Product{GUID: guid, Doc: gjson.ParseBytes(raw), raw: raw}
+	c.read[guid] = p
+	return p
+}
+
+// forget drops a product this transaction has written since it read it.
+func (c *Catalog) forget(guid string) { delete(c.read, guid) }
 
 // Product is a found product and, when looked up by code, its variant.
 type Product struct {
@@ -109,10 +128,11 @@ func (p *Product) Get(field, path string) gjson.Result {
 func (c *Catalog) ByCode(code string) (*Product, bool, error) {
 	for {
 		if ref, ok := c.index.get(c.eshop, code); ok {
-			if raw, err := c.tx.Get(c.eshop, ProductsCollection, ref.guid); err == nil {
-				doc := gjson.ParseBytes(raw)
-				if v := doc.Get("variants." + strconv.Itoa(ref.index)); v.Get("code").String() == code {
-					return &Product{GUID: ref.guid, Doc: doc, Variant: v, raw: raw}, true, nil
+			if p := c.product(ref.guid); p != nil {
+				if v := p.Get("variants", strconv.Itoa(ref.index)); v.Get("code").String() == code {
+					found := *p
+					found.Variant = v
+					return &found, true, nil
 				}
 			}
 		}
@@ -128,11 +148,8 @@ func (c *Catalog) ByCode(code string) (*Product, bool, error) {
 
 // ByGUID finds a product by its GUID.
 func (c *Catalog) ByGUID(guid string) (*Product, bool) {
-	raw, err := c.tx.Get(c.eshop, ProductsCollection, guid)
-	if err != nil {
-		return nil, false
-	}
-	return &Product{GUID: guid, Doc: gjson.ParseBytes(raw), raw: raw}, true
+	p := c.product(guid)
+	return p, p != nil
 }
 
 // MainImage is the representative image of the item in the reference's

@@ -219,6 +219,7 @@ func (s *Shop) syncProduct(p *Product, l StockLine, stockID int64, amt decimal.D
 		}
 	}
 	_, err := s.Tx.Put(s.ID, ProductsCollection, p.GUID, ed.result())
+	s.Catalog().forget(p.GUID)
 	return err
 }
 

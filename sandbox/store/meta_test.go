@@ -128,3 +128,19 @@ func decode(t *testing.T, doc []byte) map[string]any {
 	}
 	return m
 }
+
+// TestStoredRecordIsWithMetaOfStripMeta: put's one-allocation form gives
+// the bytes of the two steps it replaces, for records read back from the
+// store and for callers' documents.
+func TestStoredRecordIsWithMetaOfStripMeta(t *testing.T) {
+	exp := time.Unix(1767225600, 0)
+	for _, doc := range []string{`{}`, `{ }`, `{"a":1}`, `{ "a" : 1 }`, `{"_seq":4,"a":1}`, `{"_seq":4,"_expiresAt":5}`,
+		`{"_seq":4,"_expiresAt":5,"b":[{"_seq":1}]}`, `{"a":1,"_seq":9}`, `{"x":"_seq\""}`} {
+		for _, at := range []time.Time{{}, exp} {
+			want := string(withMeta(stripMeta([]byte(doc)), 12, at))
+			if got := storedRecord([]byte(doc), 12, at); got != want {
+				t.Errorf("storedRecord(%s) = %s, want %s", doc, got, want)
+			}
+		}
+	}
+}

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tidwall/buntdb"
@@ -185,8 +187,7 @@ func (t *Tx) put(eshop int, coll, id string, doc []byte, expiresAt time.Time) (b
 	default:
 		return false, err
 	}
-	doc = withMeta(stripMeta(doc), seq, expiresAt)
-	if _, _, err := t.tx.Set(key, string(doc), nil); err != nil {
+	if _, _, err := t.tx.Set(key, storedRecord(doc, seq, expiresAt), nil); err != nil {
 		return false, err
 	}
 	return created, nil
@@ -367,19 +368,56 @@ func (t *Tx) SetValue(name, value string) error {
 // withMeta prepends the store's metadata fields to a JSON object.
 func withMeta(doc []byte, seq int64, expiresAt time.Time) []byte {
 	var b bytes.Buffer
-	b.Grow(len(doc) + 40)
-	b.WriteString(`{"_seq":`)
+	writeRecord(&b, bytes.TrimSpace(doc[1:]), seq, expiresAt)
+	return b.Bytes()
+}
+
+// storedRecord is what put hands BuntDB for doc: the metadata first, then
+// doc's own fields, built in one allocation (a record read from the store
+// and written back is not copied to strip its old metadata first).
+func storedRecord(doc []byte, seq int64, expiresAt time.Time) string {
+	var b strings.Builder
+	writeRecord(&b, ownFields(doc), seq, expiresAt)
+	return b.String()
+}
+
+// recordWriter is a bytes.Buffer or a strings.Builder.
+type recordWriter interface {
+	io.Writer
+	io.ByteWriter
+	io.StringWriter
+	Grow(n int)
+}
+
+// writeRecord writes {"_seq":N[,"_expiresAt":M][,fields]}, fields being
+// the inside of a JSON object (after its opening brace, closing brace
+// included).
+func writeRecord(b recordWriter, fields []byte, seq int64, expiresAt time.Time) {
+	b.Grow(len(fields) + 48)
+	b.WriteString(seqPrefix)
 	b.WriteString(strconv.FormatInt(seq, 10))
 	if !expiresAt.IsZero() {
-		b.WriteString(`,"_expiresAt":`)
+		b.WriteString(expPrefix)
 		b.WriteString(strconv.FormatInt(expiresAt.Unix(), 10))
 	}
-	rest := bytes.TrimSpace(doc[1:])
-	if len(rest) > 0 && rest[0] != '}' {
+	if len(fields) > 0 && fields[0] != '}' {
 		b.WriteByte(',')
 	}
-	b.Write(rest)
-	return b.Bytes()
+	b.Write(fields)
+}
+
+// ownFields is the inside of the JSON object doc (after its opening
+// brace) without the store's metadata fields: a part of doc itself unless
+// the metadata lies elsewhere than at the front.
+func ownFields(doc []byte) []byte {
+	rest := doc[1:]
+	if m, ok := frontMeta(doc); ok {
+		rest = doc[m.body:]
+	}
+	if mayHoldMeta(rest) {
+		rest = stripMeta(doc)[1:]
+	}
+	return bytes.TrimSpace(rest)
 }
 
 // stripMeta removes the store's own metadata fields from a document that
