@@ -47,40 +47,17 @@ func (s *Shop) MoveStock(stockID int64, orderCode string, lines []StockLine) err
 	if err != nil {
 		return err
 	}
-	// The supplies the lines change, decoded one by one: a stock holds a
-	// supply for every variant, an order changes a few (see splice.go).
-	type supply struct {
-		at gjson.Result // the stored supply; zero for a new one
-		m  map[string]any
-	}
-	stored := gjson.GetBytes(doc, "_supplies")
-	changed := map[string]*supply{}
+	sups := newSupplies(doc)
 	mins := map[string]*decimal.Decimal{} // the variants' minimum supplies
-	var added []*supply
 	now := s.Time()
 	for _, l := range lines {
-		sup := changed[l.Code]
-		if sup == nil {
-			stored.ForEach(func(_, v gjson.Result) bool {
-				if c := v.Get("code"); v.IsObject() && c.Type == gjson.String && c.Str == l.Code {
-					sup = &supply{at: v}
-					sup.m, err = api.DecodeObject([]byte(v.Raw))
-					return false
-				}
-				return true
-			})
-			if err != nil {
-				return fmt.Errorf("stock %s: %w", sid, err)
-			}
-			if sup == nil {
-				sup = &supply{m: map[string]any{"amount": "0.000", "claim": "0.000", "code": l.Code, "location": nil, "productGuid": nullIfEmpty(l.ProductGUID)}}
-				added = append(added, sup)
-			}
-			changed[l.Code] = sup
+		sup, err := sups.of(l.Code, l.ProductGUID)
+		if err != nil {
+			return fmt.Errorf("stock %s: %w", sid, err)
 		}
-		amt, _ := decimal.NewFromString(str(sup.m["amount"]))
+		amt, _ := decimal.NewFromString(str(sup["amount"]))
 		amt = amt.Add(l.Delta)
-		sup.m["amount"], sup.m["changeTime"] = rules.Amount3(amt), now
+		sup["amount"], sup["changeTime"] = rules.Amount3(amt), now
 		id, err := s.Tx.Next(s.ID, MovementsCollection)
 		if err != nil {
 			return err
@@ -97,34 +74,16 @@ func (s *Shop) MoveStock(stockID int64, orderCode string, lines []StockLine) err
 		}
 		if ok {
 			mins[l.Code] = minSupply(p)
-			if err := s.syncProduct(p, l, stockID, amt, sup.m); err != nil {
+			if err := s.syncProduct(p, l, stockID, amt, sup); err != nil {
 				return err
 			}
 		}
 	}
-	ed := &edits{doc: doc}
-	var fresh []any
-	for _, sup := range added {
-		fresh = append(fresh, sup.m)
-	}
-	for _, sup := range changed {
-		if !sup.at.Exists() {
-			continue
-		}
-		if err := ed.replace(sup.at, sup.m); err != nil {
-			return err
-		}
-	}
-	switch {
-	case len(fresh) > 0 && stored.IsArray():
-		err = ed.append(stored, fresh)
-	case len(fresh) > 0:
-		err = ed.set(ed.root(), "_supplies", fresh)
-	}
+	rec, err := sups.record()
 	if err != nil {
 		return err
 	}
-	if _, err := s.Tx.Put(s.ID, StocksCollection, sid, ed.result()); err != nil {
+	if _, err := s.Tx.Put(s.ID, StocksCollection, sid, rec); err != nil {
 		return err
 	}
 	s.Emit(rules.EventStockMovement, sid)
@@ -148,6 +107,77 @@ func (s *Shop) MoveStock(stockID int64, orderCode string, lines []StockLine) err
 		}
 	}
 	return nil
+}
+
+// supplies are the supplies of one stock record ("_supplies": one per
+// variant code) that a movement changes. A stock holds a supply for every
+// variant and an order changes a few, so only those are decoded, and the
+// record is written back with them spliced in (see splice.go).
+type supplies struct {
+	doc     []byte
+	stored  gjson.Result // the record's _supplies
+	changed map[string]*supply
+	added   []*supply // new supplies, in the order the lines named them
+}
+
+type supply struct {
+	at gjson.Result // the stored supply; zero for a new one
+	m  map[string]any
+}
+
+func newSupplies(doc []byte) *supplies {
+	return &supplies{doc: doc, stored: gjson.GetBytes(doc, "_supplies"), changed: map[string]*supply{}}
+}
+
+// of is the supply of a variant code, to change in place: the first one
+// stored for the code, or a new one at 0.
+func (ss *supplies) of(code, productGUID string) (map[string]any, error) {
+	if sup := ss.changed[code]; sup != nil {
+		return sup.m, nil
+	}
+	var sup *supply
+	var err error
+	ss.stored.ForEach(func(_, v gjson.Result) bool {
+		if c := v.Get("code"); v.IsObject() && c.Type == gjson.String && c.Str == code {
+			sup = &supply{at: v}
+			sup.m, err = api.DecodeObject([]byte(v.Raw))
+			return false
+		}
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	if sup == nil {
+		sup = &supply{m: map[string]any{"amount": "0.000", "claim": "0.000", "code": code, "location": nil, "productGuid": nullIfEmpty(productGUID)}}
+		ss.added = append(ss.added, sup)
+	}
+	ss.changed[code] = sup
+	return sup.m, nil
+}
+
+// record is the stock record with the changed and the new supplies.
+func (ss *supplies) record() ([]byte, error) {
+	ed := &edits{doc: ss.doc}
+	for _, sup := range ss.changed {
+		if sup.at.Exists() {
+			if err := ed.replace(sup.at, sup.m); err != nil {
+				return nil, err
+			}
+		}
+	}
+	var fresh []any
+	for _, sup := range ss.added {
+		fresh = append(fresh, sup.m)
+	}
+	var err error
+	switch {
+	case len(fresh) > 0 && ss.stored.IsArray():
+		err = ed.append(ss.stored, fresh)
+	case len(fresh) > 0:
+		err = ed.set(ed.root(), "_supplies", fresh)
+	}
+	return ed.result(), err
 }
 
 // stockSums sums the amounts of the codes over every stock.
