@@ -125,6 +125,9 @@ func (s *Surface) Backfill() error {
 					return err
 				}
 			}
+			if err := changelog.Seed(tx, m.ID, "orders"); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
