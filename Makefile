@@ -13,6 +13,7 @@ FUZZ := \
 	./sandbox/api:FuzzDecodeJSON \
 	./sandbox/api:FuzzQuery \
 	./sandbox/api:FuzzEdges \
+	./sandbox/orders:FuzzEncode \
 	./sandbox/seed:FuzzFixtureFiles \
 	./sandbox/webhooks:FuzzVerify \
 	./sandbox/scenario:FuzzParse

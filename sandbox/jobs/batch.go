@@ -80,7 +80,7 @@ func (s *Service) orderLine(c *crud.Ctx, line map[string]any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	o, err := sh.CreateOrder(line, orders.Flags{}, s.IDs)
+	o, err := sh.CreateOrder(line, nil, s.IDs)
 	if err != nil {
 		return "", err
 	}

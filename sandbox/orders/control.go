@@ -2,7 +2,6 @@ package orders
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"sort"
 	"strconv"
@@ -85,11 +84,7 @@ func (s *Service) clearOutbox(r *api.Request) (any, error) {
 // creates or replaces a status (the fields of GET /api/orders/statuses
 // items plus "_role", "_sendEmail"), emitting orderStatusesList:change.
 func (s *Service) putStatus(r *api.Request) (any, error) {
-	raw, err := io.ReadAll(io.LimitReader(r.Request.Body, 1<<20))
-	if err != nil {
-		return nil, err
-	}
-	v, err := api.DecodeJSON(raw)
+	v, err := api.DecodeJSON(r.RawBody())
 	if err != nil {
 		return nil, err
 	}

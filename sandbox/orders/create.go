@@ -7,17 +7,9 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/changelog"
+	"github.com/eshop-sandbox/sandbox/sandbox/crud"
+	"github.com/eshop-sandbox/sandbox/sandbox/orders/rules"
 )
-
-// MultiError is several item-level failures of one request; the handler
-// answers them in one 400 envelope (e.g. every missing mandatory field).
-type MultiError []error
-
-// Error implements error with the first failure.
-func (m MultiError) Error() string { return m[0].Error() }
-
-// Unwrap exposes the failures to errors.As.
-func (m MultiError) Unwrap() []error { return m }
 
 // Billing method names of the spec's code list, for e-shops whose payment
 // methods do not name the form.
@@ -30,31 +22,26 @@ var builtinSources = map[int64]string{1: "E-shop", 2: "API"}
 // APISource is the source of orders created through the API.
 const APISource = 2
 
-var billingAddressKeys = []string{"additional", "city", "company", "companyId", "countryCode", "district", "fullName", "houseNumber",
-	"regionName", "regionShortcut", "street", "taxId", "vatId", "vatIdValidationStatus", "zip"}
-
-var addressKeys = []string{"additional", "city", "company", "countryCode", "district", "fullName", "houseNumber", "regionName", "regionShortcut", "street", "zip"}
-
 // CreateOrder builds, checks and stores a new order from the data of
 // POST /api/orders, with everything that follows: order:create, the
 // invoice and delivery note, the stock movement, the confirmation e-mail
 // and, for an online payment, the first payment code.
-func (sh *Shop) CreateOrder(data map[string]any, f Flags, ids *sandbox.IDs) (map[string]any, error) {
+func (sh *Shop) CreateOrder(data map[string]any, f rules.Flags, ids *sandbox.IDs) (map[string]any, error) {
 	cashDesk := data["cashDeskOrder"] == true
 	rawItems, _ := data["items"].([]any)
-	var list []*Item
+	var list []*rules.Item
 	for i, v := range rawItems {
 		m, ok := v.(map[string]any)
 		if !ok {
 			return nil, sandbox.Invalid("data.items["+strconv.Itoa(i)+"]", "Item %d must be an object.", i)
 		}
-		it, err := ParseItem(i, m)
+		it, err := rules.ParseItem(i, m)
 		if err != nil {
 			return nil, err
 		}
 		list = append(list, it)
 	}
-	if err := CheckRules(list, cashDesk); err != nil {
+	if err := rules.CheckRules(list, cashDesk); err != nil {
 		return nil, err
 	}
 
@@ -69,11 +56,11 @@ func (sh *Shop) CreateOrder(data map[string]any, f Flags, ids *sandbox.IDs) (map
 		}
 		lang = l
 	}
-	pm, err := sh.method(PaymentMethods, data["paymentMethodGuid"], "data.paymentMethodGuid", "payment method", f[FlagPayment] || cashDesk, FlagPayment)
+	pm, err := sh.method(PaymentMethods, data["paymentMethodGuid"], "data.paymentMethodGuid", "payment method", f[rules.FlagPayment] || cashDesk, rules.FlagPayment)
 	if err != nil {
 		return nil, err
 	}
-	sm, err := sh.method(ShippingMethods, data["shippingGuid"], "data.shippingGuid", "shipping method", f[FlagShipping] || cashDesk, FlagShipping)
+	sm, err := sh.method(ShippingMethods, data["shippingGuid"], "data.shippingGuid", "shipping method", f[rules.FlagShipping] || cashDesk, rules.FlagShipping)
 	if err != nil {
 		return nil, err
 	}
@@ -83,11 +70,11 @@ func (sh *Shop) CreateOrder(data map[string]any, f Flags, ids *sandbox.IDs) (map
 	}
 
 	mode := sh.StreetMode()
-	ba := copyMap(data["billingAddress"])
-	NormalizeStreet(ba, mode)
-	da := copyMap(data["deliveryAddress"])
-	NormalizeStreet(da, mode)
-	if !f[FlagMandatory] && !cashDesk {
+	ba, _ := crud.Clone(data["billingAddress"]).(map[string]any)
+	rules.NormalizeStreet(ba, mode)
+	da, _ := crud.Clone(data["deliveryAddress"]).(map[string]any)
+	rules.NormalizeStreet(da, mode)
+	if !f[rules.FlagMandatory] && !cashDesk {
 		check := map[string]any{}
 		for k, v := range data {
 			check[k] = v
@@ -98,8 +85,8 @@ func (sh *Shop) CreateOrder(data map[string]any, f Flags, ids *sandbox.IDs) (map
 		if da != nil {
 			check["deliveryAddress"] = da
 		}
-		if missing := MissingMandatory(sh.Fields, check); len(missing) > 0 {
-			return nil, MultiError(MandatoryErrors(missing))
+		if missing := rules.MissingMandatory(sh.Fields, check); len(missing) > 0 {
+			return nil, rules.MultiError(rules.MandatoryErrors(missing))
 		}
 	}
 
@@ -120,7 +107,7 @@ func (sh *Shop) CreateOrder(data map[string]any, f Flags, ids *sandbox.IDs) (map
 			}
 		}
 	}
-	itemStatus := make([]Status, len(list))
+	itemStatus := make([]rules.Status, len(list))
 	for i, it := range list {
 		st, err := sh.Statuses.Get(sh.Statuses.ItemStatus(orderStatus, orderGiven, it.StatusID), it.Path("statusId"))
 		if err != nil {
@@ -128,16 +115,16 @@ func (sh *Shop) CreateOrder(data map[string]any, f Flags, ids *sandbox.IDs) (map
 		}
 		itemStatus[i] = st
 	}
-	products, err := sh.lookupProducts(list, f[FlagProducts])
+	products, err := sh.lookupProducts(list, f[rules.FlagProducts])
 	if err != nil {
 		return nil, err
 	}
-	PriceAll(list)
-	statusOf := map[*Item]Status{}
+	rules.PriceAll(list)
+	statusOf := map[*rules.Item]rules.Status{}
 	for i, it := range list {
 		statusOf[it] = itemStatus[i]
 	}
-	if list, err = DistributeCoupons(list); err != nil {
+	if list, err = rules.DistributeCoupons(list); err != nil {
 		return nil, err
 	}
 
@@ -183,17 +170,17 @@ func (sh *Shop) CreateOrder(data map[string]any, f Flags, ids *sandbox.IDs) (map
 		rec := sh.itemRecord(it, id, statusOf[it], products[it], stockID, pm, sm)
 		recs = append(recs, rec)
 		switch {
-		case IsGoods(it.Type):
+		case rules.IsGoods(it.Type):
 			completion = append(completion, map[string]any{"amount": rec["amount"], "amountCompleted": rec["amountCompleted"], "amountUnit": rec["amountUnit"],
 				"code": rec["code"], "itemId": id, "itemType": it.Type, "name": rec["name"], "parentProductSetItemId": nil,
 				"productGuid": rec["productGuid"], "variantName": rec["variantName"]})
-		case it.Type == TypeBilling && pm != nil:
+		case it.Type == rules.TypeBilling && pm != nil:
 			payments = append(payments, map[string]any{"itemId": id, "paymentMethod": ref(pm)})
-		case it.Type == TypeShipping && sm != nil:
+		case it.Type == rules.TypeShipping && sm != nil:
 			shippings = append(shippings, map[string]any{"itemId": id, "shipping": ref(sm)})
 		}
 	}
-	total := Totals(list)
+	total := rules.Totals(list)
 	paid := data["paid"] == true || orderStatus.MarkAsPaid
 	addressesEqual, _ := data["addressesEqual"].(bool)
 	if data["addressesEqual"] == nil {
@@ -222,13 +209,13 @@ func (sh *Shop) CreateOrder(data map[string]any, f Flags, ids *sandbox.IDs) (map
 		"billingAddress": shape(ba, billingAddressKeys), "deliveryAddress": shapeOrNil(da, addressKeys), "addressesEqual": addressesEqual,
 		"billingMethod": billingMethod, "paymentMethod": refOrNil(pm), "shipping": refOrNil(sm),
 		"paymentMethods": orEmpty(payments), "shippings": orEmpty(shippings), "shippingDetails": details,
-		"status": StatusRef(orderStatus), "paid": paid, "source": source, "stockId": stockID,
+		"status": orderStatus.Ref(), "paid": paid, "source": source, "stockId": stockID,
 		"vatMode": vatMode, "vatPayer": vatPayer, "preAuthorization": nil, "onlinePaymentLink": nil,
 		"notes": sh.notes(data["notes"]), "completion": orEmpty(completion), "paymentTransactions": []any{},
 		"items": recs,
 		"price": map[string]any{"currencyCode": currency, "exchangeRate": rate, "invoicingExchangeRate": rate,
 			"partialPaymentAmount": nil, "partialPaymentType": nil,
-			"toPay": money(total.WithVat), "withVat": money(total.WithVat), "withoutVat": money(total.WithoutVat), "vat": money(total.Vat)},
+			"toPay": rules.Money(total.WithVat), "withVat": rules.Money(total.WithVat), "withoutVat": rules.Money(total.WithoutVat), "vat": rules.Money(total.Vat)},
 	}
 	if _, err := sh.AddHistory(o, HistoryCreated, "Order created through the API.", true); err != nil {
 		return nil, err
@@ -240,12 +227,12 @@ func (sh *Shop) CreateOrder(data map[string]any, f Flags, ids *sandbox.IDs) (map
 	if err := sh.LogChange(Collection, code, changelog.Add); err != nil {
 		return nil, err
 	}
-	if !f[FlagStock] && !orderStatus.Canceled() {
+	if !f[rules.FlagStock] && !orderStatus.Canceled() {
 		if err := sh.TakeStock(o, stockID); err != nil {
 			return nil, err
 		}
 	}
-	if !f[FlagDocuments] && !orderStatus.Canceled() {
+	if !f[rules.FlagDocuments] && !orderStatus.Canceled() {
 		for _, k := range []DocKind{KindInvoice, KindDeliveryNote} {
 			if _, err := sh.CreateDocument(k, o, DocOptions{}); err != nil {
 				return nil, err
@@ -258,7 +245,7 @@ func (sh *Shop) CreateOrder(data map[string]any, f Flags, ids *sandbox.IDs) (map
 		}
 		o["onlinePaymentLink"] = PaymentLink(code)
 	}
-	if !f[FlagEmails] {
+	if !f[rules.FlagEmails] {
 		if err := sh.SendMail(MailConfirmation, o, nil); err != nil {
 			return nil, err
 		}

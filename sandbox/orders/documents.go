@@ -8,6 +8,7 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/changelog"
+	"github.com/eshop-sandbox/sandbox/sandbox/orders/rules"
 )
 
 // Document kinds an order produces: collection, event prefix, detail key
@@ -111,7 +112,7 @@ func (s *Shop) invoiceLike(code string, o map[string]any, opt DocOptions, invoic
 	cur := s.Currency(str(price["currencyCode"]))
 	bank := cur.Get("bankAccount")
 	var docItems []any
-	weight := amount3(orderWeight(o))
+	weight := rules.Amount3(orderWeight(o))
 	for _, it := range items(o) {
 		di := map[string]any{}
 		for _, k := range []string{"additionalField", "amount", "amountUnit", "brand", "code", "displayPrices", "itemId", "itemPrice",
@@ -167,7 +168,7 @@ func (s *Shop) invoiceLike(code string, o map[string]any, opt DocOptions, invoic
 func (s *Shop) deliveryNote(code string, o map[string]any, opt DocOptions) map[string]any {
 	var docItems []any
 	for _, it := range items(o) {
-		if !IsGoods(str(it["itemType"])) {
+		if !rules.IsGoods(str(it["itemType"])) {
 			continue
 		}
 		di := map[string]any{}
@@ -198,7 +199,7 @@ func (s *Shop) deliveryNote(code string, o map[string]any, opt DocOptions) map[s
 func (s *Shop) proofPayment(code string, o map[string]any, opt DocOptions) map[string]any {
 	price, _ := o["price"].(map[string]any)
 	ba, _ := o["billingAddress"].(map[string]any)
-	byRate := map[string]*Price{}
+	byRate := map[string]*rules.Price{}
 	var rates []string
 	for _, it := range items(o) {
 		parts, _ := it["itemPriceVatBreakdown"].([]any)
@@ -207,20 +208,20 @@ func (s *Shop) proofPayment(code string, o map[string]any, opt DocOptions) map[s
 			r := str(pm["vatRate"])
 			if byRate[r] == nil {
 				rd, _ := sandbox.ParseDecimal(r)
-				byRate[r] = &Price{VatRate: rd}
+				byRate[r] = &rules.Price{VatRate: rd}
 				rates = append(rates, r)
 			}
 			g, _ := sandbox.ParseDecimal(str(pm["withVat"]))
 			n, _ := sandbox.ParseDecimal(str(pm["withoutVat"]))
-			*byRate[r] = byRate[r].Add(Both(g, n, byRate[r].VatRate))
+			*byRate[r] = byRate[r].Add(rules.Both(g, n, byRate[r].VatRate))
 		}
 	}
 	var lines []any
-	var sum Price
+	var sum rules.Price
 	for _, r := range rates {
 		p := byRate[r]
 		sum = sum.Add(*p)
-		lines = append(lines, map[string]any{"vatRate": r, "priceWithVat": money(p.WithVat), "priceWithoutVat": money(p.WithoutVat), "vat": money(p.Vat)})
+		lines = append(lines, map[string]any{"vatRate": r, "priceWithVat": rules.Money(p.WithVat), "priceWithoutVat": rules.Money(p.WithoutVat), "vat": rules.Money(p.Vat)})
 	}
 	if lines == nil {
 		lines = []any{}
@@ -243,7 +244,7 @@ func (s *Shop) proofPayment(code string, o map[string]any, opt DocOptions) map[s
 		"companyId": b("companyId"), "taxId": b("taxId"), "vatId": b("vatId"),
 		"email": o["email"], "phone": o["phone"], "customerGuid": o["customerGuid"], "language": o["language"], "vatMode": o["vatMode"],
 		"source": map[string]any{"id": 1, "name": "Order"}, "remark": nil, "documentRemark": nil,
-		"vatBreakdown": map[string]any{"items": lines, "summary": map[string]any{"withVat": money(sum.WithVat), "withoutVat": money(sum.WithoutVat), "vat": money(sum.Vat)}},
+		"vatBreakdown": map[string]any{"items": lines, "summary": map[string]any{"withVat": rules.Money(sum.WithVat), "withoutVat": rules.Money(sum.WithoutVat), "vat": rules.Money(sum.Vat)}},
 	}
 }
 

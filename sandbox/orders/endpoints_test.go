@@ -336,6 +336,11 @@ func TestControlPlane(t *testing.T) {
 	if r := e.Do(sandboxtest.Call{Method: "DELETE", Path: "/_sandbox/eshops/1001/order-statuses/7"}); r.Status != 200 {
 		t.Errorf("deleting a custom status: %d %s", r.Status, r.Body)
 	}
+	withDeleted := f.order(product(v, "1", "1.00"))
+	withDeleted["statusId"] = 7
+	if r := e.call(t, "POST", "/api/orders", map[string]any{"data": withDeleted}); r.Status != 400 {
+		t.Errorf("an order in a deleted status: %d %s", r.Status, r.Body)
+	}
 	if r := e.Do(sandboxtest.Call{Method: "DELETE", Path: "/_sandbox/eshops/1001/order-statuses/" + itoa(f.Statuses.Default)}); r.Status != 409 {
 		t.Errorf("deleting the default status: %d", r.Status)
 	}

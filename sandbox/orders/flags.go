@@ -1,73 +1,24 @@
 package orders
 
 import (
-	"strings"
-
-	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/orders/rules"
 )
 
-// The order-creation flags of the spec. The reference's CreateOrder
-// lists all seven as query parameters; the sandbox accepts each in the
-// query and in the body (in data or next to it) as well.
-const (
-	FlagDocuments  = "suppressDocumentGeneration"
-	FlagEmails     = "suppressEmailSending"
-	FlagProducts   = "suppressProductChecking"
-	FlagStock      = "suppressStockMovements"
-	FlagMandatory  = "suppressHistoricalMandatoryFields"
-	FlagPayment    = "suppressHistoricalPaymentChecking"
-	FlagShipping   = "suppressHistoricalShippingChecking"
-	FlagExistence  = "suppressExistenceCheck"
-	FlagSMS        = "suppressSmsSending"
-	FlagGUIDChecks = "suppressProductGuidCheck"
-)
-
-// FlagNames lists the creation flags in the spec's order.
-var FlagNames = []string{FlagDocuments, FlagEmails, FlagProducts, FlagStock, FlagMandatory, FlagPayment, FlagShipping}
-
-// Flags holds which flags a request set.
-type Flags map[string]bool
-
-// ReadFlags reads the named flags from the query and the body (data.X or
-// X at the top). A value that is not a boolean answers 400 naming it.
-// Body flags are removed from data so they are not stored.
-func ReadFlags(r *api.Request, body map[string]any, names ...string) (Flags, error) {
-	f := Flags{}
-	data, _ := body["data"].(map[string]any)
+// ReadFlags reads the named flags of a request, name by name from the
+// query and then the body (see rules.Flags.Take): a value that is not a
+// boolean answers 400 naming it, and body flags are removed from the
+// body so they are not stored.
+func ReadFlags(r *api.Request, body map[string]any, names ...string) (rules.Flags, error) {
+	f := rules.Flags{}
 	for _, n := range names {
 		q, err := r.BoolQuery(n)
 		if err != nil {
 			return nil, err
 		}
 		f[n] = q
-		for _, where := range []struct {
-			m      map[string]any
-			prefix string
-		}{{body, ""}, {data, "data."}} {
-			if where.m == nil {
-				continue
-			}
-			v, ok := where.m[n]
-			if !ok {
-				continue
-			}
-			delete(where.m, n)
-			switch t := v.(type) {
-			case bool:
-				f[n] = f[n] || t
-			case string:
-				switch strings.ToLower(t) {
-				case "true", "1":
-					f[n] = true
-				case "false", "0", "":
-				default:
-					return nil, sandbox.Invalid(where.prefix+n, "Field %s%s must be true or false.", where.prefix, n)
-				}
-			case nil:
-			default:
-				return nil, sandbox.Invalid(where.prefix+n, "Field %s%s must be true or false.", where.prefix, n)
-			}
+		if err := f.Take(body, n); err != nil {
+			return nil, err
 		}
 	}
 	return f, nil

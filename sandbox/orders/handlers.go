@@ -6,6 +6,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/changelog"
+	"github.com/eshop-sandbox/sandbox/sandbox/orders/rules"
 )
 
 // Handlers returns the order handlers keyed by reference operation.
@@ -53,7 +54,7 @@ func (s *Service) Handlers() map[string]api.HandlerFunc {
 func envelope(fn api.HandlerFunc) api.HandlerFunc {
 	return func(r *api.Request) (any, error) {
 		out, err := fn(r)
-		var multi MultiError
+		var multi rules.MultiError
 		if errors.As(err, &multi) {
 			items := make([]api.ErrorItem, len(multi))
 			for i, e := range multi {
@@ -102,11 +103,7 @@ func (s *Service) modify(r *api.Request, fn func(sh *Shop, o map[string]any) (an
 
 // orderData renders an order for a response: {"order": ...}.
 func orderData(sh *Shop, o map[string]any) (any, error) {
-	rec, err := Render(o, sh.View())
-	if err != nil {
-		return nil, err
-	}
-	return map[string]any{"order": rec}, nil
+	return answer("order", o, sh.View())
 }
 
 // Touch records an edit of an order: change time, order:update, the
@@ -126,7 +123,7 @@ func (s *Service) createOrder(r *api.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	flags, err := ReadFlags(r, body, FlagNames...)
+	flags, err := ReadFlags(r, body, rules.FlagNames...)
 	if err != nil {
 		return nil, err
 	}
@@ -134,15 +131,19 @@ func (s *Service) createOrder(r *api.Request) (any, error) {
 	if _, ok := body["data"].(map[string]any); !ok {
 		return nil, sandbox.Invalid("data", "The order goes in the body's data object.")
 	}
-	var out any
-	err = s.update(r, func(sh *Shop) error {
-		o, err := sh.CreateOrder(data, flags, s.IDs)
-		if err != nil {
-			return err
-		}
-		out, err = orderData(sh, o)
+	var o map[string]any
+	var view api.View
+	err = s.update(r, func(sh *Shop) (err error) {
+		o, err = sh.CreateOrder(data, flags, s.IDs)
+		view = sh.View()
 		return err
 	})
+	if err != nil {
+		return nil, err
+	}
+	// The answer is rendered after the commit: the order is this
+	// request's own, and the write lock is free for the next one sooner.
+	out, err := answer("order", o, view)
 	if err != nil {
 		return nil, err
 	}

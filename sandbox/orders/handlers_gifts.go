@@ -8,6 +8,7 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/orders/rules"
 )
 
 // Gift settings the sandbox starts with when an e-shop has none stored
@@ -58,7 +59,9 @@ func (s *Service) addGift(r *api.Request) (any, error) {
 		if code == "" {
 			return sandbox.Invalid("data.code", "Field data.code is required (a product code).")
 		}
-		if _, ok := sh.catalog().ByCode(code); !ok {
+		if _, ok, err := sh.Catalog().ByCode(code); err != nil {
+			return err
+		} else if !ok {
 			return sandbox.Invalid("data.code", "Field data.code: product code %q does not exist in this e-shop.", code)
 		}
 		cur := strings.ToUpper(strings.TrimSpace(str(data["currencyCode"])))
@@ -74,7 +77,7 @@ func (s *Service) addGift(r *api.Request) (any, error) {
 			if err != nil {
 				return sandbox.Invalid("data.orderPrice", "Field data.orderPrice must be a decimal number.")
 			}
-			price = money(d)
+			price = rules.Money(d)
 		}
 		incl := true
 		if b, ok := data["includingVat"].(bool); ok {

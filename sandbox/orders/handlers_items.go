@@ -5,15 +5,12 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/orders/rules"
 )
 
 // itemData renders one item: {"orderItem": ...}.
 func itemData(sh *Shop, it map[string]any) (any, error) {
-	rec, err := Render(it, sh.View())
-	if err != nil {
-		return nil, err
-	}
-	return map[string]any{"orderItem": rec}, nil
+	return answer("orderItem", it, sh.View())
 }
 
 func (s *Service) createItem(r *api.Request) (any, error) {
@@ -21,7 +18,7 @@ func (s *Service) createItem(r *api.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	flags, err := ReadFlags(r, body, FlagProducts, FlagStock)
+	flags, err := ReadFlags(r, body, rules.FlagProducts, rules.FlagStock)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +56,7 @@ func (s *Service) updateItem(r *api.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	skip, err := r.BoolQuery(FlagGUIDChecks)
+	skip, err := r.BoolQuery(rules.FlagGUIDChecks)
 	if err != nil {
 		return nil, err
 	}

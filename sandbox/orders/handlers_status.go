@@ -7,10 +7,12 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/changelog"
+	"github.com/eshop-sandbox/sandbox/sandbox/crud"
+	"github.com/eshop-sandbox/sandbox/sandbox/orders/rules"
 )
 
 // statusFlags are the flags of the status-changing endpoints.
-var statusFlags = []string{FlagDocuments, FlagEmails, FlagSMS}
+var statusFlags = []string{rules.FlagDocuments, rules.FlagEmails, rules.FlagSMS}
 
 // updateStatus serves PATCH /api/orders/{code}/status and the spec's
 // PATCH /orders/{code}/status: statusId (integer or digit string), paid,
@@ -30,7 +32,7 @@ func (s *Service) updateStatus(r *api.Request) (any, error) {
 		return nil, sandbox.Unprocessable(sandbox.CodeSchemaMismatch, "data", "Send data.statusId, data.paid or data.billingMethodId: the request changes nothing.")
 	}
 	return s.modify(r, func(sh *Shop, o map[string]any) (any, error) {
-		opt := ChangeOptions{SuppressDocuments: flags[FlagDocuments], SuppressEmails: flags[FlagEmails]}
+		opt := ChangeOptions{SuppressDocuments: flags[rules.FlagDocuments], SuppressEmails: flags[rules.FlagEmails]}
 		st, err := sh.targetStatus(o, data["statusId"])
 		if err != nil {
 			return nil, err
@@ -60,15 +62,15 @@ func (s *Service) updateStatus(r *api.Request) (any, error) {
 
 // targetStatus resolves the requested status (the order's own when none
 // is given).
-func (sh *Shop) targetStatus(o map[string]any, v any) (Status, error) {
+func (sh *Shop) targetStatus(o map[string]any, v any) (rules.Status, error) {
 	if v == nil {
 		cur, _ := o["status"].(map[string]any)
 		id, _ := intOf(cur["id"])
 		return sh.Statuses.Get(int(id), "data.statusId")
 	}
-	id, err := statusIDOf(v, "data.statusId")
+	id, err := rules.StatusID(v, "data.statusId")
 	if err != nil {
-		return Status{}, err
+		return rules.Status{}, err
 	}
 	return sh.Statuses.Get(*id, "data.statusId")
 }
@@ -108,7 +110,7 @@ func (s *Service) bulkStatus(r *api.Request) (any, error) {
 				skipped = append(skipped, api.ErrorItemOf(err))
 				continue
 			}
-			changed, err := sh.ApplyStatus(o, st, ChangeOptions{SuppressDocuments: flags[FlagDocuments], SuppressEmails: flags[FlagEmails]})
+			changed, err := sh.ApplyStatus(o, st, ChangeOptions{SuppressDocuments: flags[rules.FlagDocuments], SuppressEmails: flags[rules.FlagEmails]})
 			if err != nil {
 				return err
 			}
@@ -159,12 +161,12 @@ func (s *Service) updateHead(r *api.Request) (any, error) {
 			if cur == nil {
 				cur = shape(nil, k.keys)
 			}
-			merged := copyMap(cur)
+			merged := crud.Clone(cur).(map[string]any)
 			for key, v := range in {
 				merged[key] = v
 			}
 			if _, sentStreet := in["street"]; sentStreet {
-				NormalizeStreet(merged, mode)
+				rules.NormalizeStreet(merged, mode)
 			}
 			o[k.name] = shape(merged, k.keys)
 		}

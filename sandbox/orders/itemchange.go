@@ -7,6 +7,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/orders/rules"
 )
 
 // findItem returns the item with the path's id; kind, when set, must be
@@ -28,40 +29,40 @@ func findItem(o map[string]any, id string, kind string) (map[string]any, error) 
 
 // Recompute sets the order's price from its items.
 func Recompute(o map[string]any) {
-	var t Price
+	var t rules.Price
 	for _, it := range items(o) {
 		ip, _ := it["itemPrice"].(map[string]any)
 		g, _ := decimal.NewFromString(str(ip["withVat"]))
 		n, _ := decimal.NewFromString(str(ip["withoutVat"]))
-		t = t.Add(Both(g, n, decimal.Zero))
+		t = t.Add(rules.Both(g, n, decimal.Zero))
 	}
 	price, _ := o["price"].(map[string]any)
 	if price == nil {
 		price = map[string]any{}
 		o["price"] = price
 	}
-	price["withVat"], price["withoutVat"], price["vat"], price["toPay"] = money(t.WithVat), money(t.WithoutVat), money(t.Vat), money(t.WithVat)
+	price["withVat"], price["withoutVat"], price["vat"], price["toPay"] = rules.Money(t.WithVat), rules.Money(t.WithoutVat), rules.Money(t.Vat), rules.Money(t.WithVat)
 }
 
 // orderStatus returns the order's current status definition.
-func (sh *Shop) orderStatus(o map[string]any) Status {
+func (sh *Shop) orderStatus(o map[string]any) rules.Status {
 	cur, _ := o["status"].(map[string]any)
 	id, _ := intOf(cur["id"])
 	st, ok := sh.Statuses.Find(int(id))
 	if !ok {
-		st = Status{ID: int(id), Name: str(cur["name"])}
+		st = rules.Status{ID: int(id), Name: str(cur["name"])}
 	}
 	return st
 }
 
 // addItem prices, checks and appends one item to an order; it returns the
 // stored item. kind, when set, forces the item type (payment, shipping).
-func (sh *Shop) addItem(o map[string]any, data map[string]any, f Flags, pm, sm map[string]any) (map[string]any, error) {
-	it, err := ParseSingleItem(data)
+func (sh *Shop) addItem(o map[string]any, data map[string]any, f rules.Flags, pm, sm map[string]any) (map[string]any, error) {
+	it, err := rules.ParseSingleItem(data)
 	if err != nil {
 		return nil, err
 	}
-	products, err := sh.lookupProducts([]*Item{it}, f[FlagProducts])
+	products, err := sh.lookupProducts([]*rules.Item{it}, f[rules.FlagProducts])
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +70,7 @@ func (sh *Shop) addItem(o map[string]any, data map[string]any, f Flags, pm, sm m
 	if err != nil {
 		return nil, err
 	}
-	PriceAll([]*Item{it})
+	rules.PriceAll([]*rules.Item{it})
 	id, err := sh.NextID(itemSeq)
 	if err != nil {
 		return nil, err
@@ -78,13 +79,13 @@ func (sh *Shop) addItem(o map[string]any, data map[string]any, f Flags, pm, sm m
 	rec := sh.itemRecord(it, id, st, products[it], stockID, pm, sm)
 	list := items(o)
 	setItems(o, append(list, rec))
-	if IsGoods(it.Type) {
+	if rules.IsGoods(it.Type) {
 		comp, _ := o["completion"].([]any)
 		o["completion"] = append(comp, map[string]any{"amount": rec["amount"], "amountCompleted": rec["amountCompleted"], "amountUnit": rec["amountUnit"],
 			"code": rec["code"], "itemId": id, "itemType": it.Type, "name": rec["name"], "parentProductSetItemId": nil,
 			"productGuid": rec["productGuid"], "variantName": rec["variantName"]})
 	}
-	if !f[FlagStock] {
+	if !f[rules.FlagStock] {
 		if err := sh.itemStock(o, rec, it.Pricing.Amount); err != nil {
 			return nil, err
 		}
@@ -97,7 +98,7 @@ func (sh *Shop) addItem(o map[string]any, data map[string]any, f Flags, pm, sm m
 // the stock, negative puts them back) and keeps the order's record of
 // what it took.
 func (sh *Shop) itemStock(o map[string]any, it map[string]any, take decimal.Decimal) error {
-	if take.IsZero() || !MovesStock(str(it["itemType"])) || str(it["code"]) == "" || it["_known"] != true {
+	if take.IsZero() || !rules.MovesStock(str(it["itemType"])) || str(it["code"]) == "" || it["_known"] != true {
 		return nil
 	}
 	stockID, _ := intOf(o["stockId"])
@@ -127,7 +128,7 @@ func (sh *Shop) itemStock(o map[string]any, it map[string]any, take decimal.Deci
 	if take.IsNegative() && take.Neg().GreaterThan(cur) {
 		take = cur.Neg()
 	}
-	line["amount"] = amount3(cur.Add(take))
+	line["amount"] = rules.Amount3(cur.Add(take))
 	taken["lines"] = lines
 	o[stockField] = taken
 	return sh.MoveStock(stockID, str(o["code"]), []StockLine{{Code: str(it["code"]), ProductGUID: str(it["productGuid"]), Delta: take.Neg()}})
@@ -147,17 +148,17 @@ func (sh *Shop) changeItem(o, it, data map[string]any, skipGUIDCheck bool) error
 		if err != nil {
 			return sandbox.Invalid("data.weight", "Field data.weight must be a decimal number.")
 		}
-		it["weight"] = amount3(d)
+		it["weight"] = rules.Amount3(d)
 	}
 	if v, ok := data["amountCompleted"]; ok && v != nil && v != "" {
 		d, err := decimal.NewFromString(str(v))
 		if err != nil {
 			return sandbox.Invalid("data.amountCompleted", "Field data.amountCompleted must be a decimal number.")
 		}
-		it["amountCompleted"] = amount3(d)
+		it["amountCompleted"] = rules.Amount3(d)
 	}
 	if v, ok := data["statusId"]; ok && v != nil {
-		id, err := statusIDOf(v, "data.statusId")
+		id, err := rules.StatusID(v, "data.statusId")
 		if err != nil {
 			return err
 		}
@@ -165,10 +166,10 @@ func (sh *Shop) changeItem(o, it, data map[string]any, skipGUIDCheck bool) error
 		if err != nil {
 			return err
 		}
-		it["status"], it["_ownStatus"] = StatusRef(st), true
+		it["status"], it["_ownStatus"] = st.Ref(), true
 	}
 	if t, ok := data["itemType"].(string); ok && t != "" {
-		if !isItemType(t) {
+		if !rules.IsItemType(t) {
 			return sandbox.Invalid("data.itemType", "Field data.itemType: %q is not an order item type.", t)
 		}
 		it["itemType"] = t
@@ -176,7 +177,7 @@ func (sh *Shop) changeItem(o, it, data map[string]any, skipGUIDCheck bool) error
 	if err := sh.changeCode(it, data, skipGUIDCheck); err != nil {
 		return err
 	}
-	p := pricingOf(it)
+	p := rules.PricingOf(it)
 	old := p.Amount
 	reprice := false
 	for _, k := range []string{"vatRate", "itemPriceWithVat", "itemPriceWithoutVat", "unitPriceWithVat", "unitPriceWithoutVat", "priceRatio", "amount"} {
@@ -187,7 +188,7 @@ func (sh *Shop) changeItem(o, it, data map[string]any, skipGUIDCheck bool) error
 	if !reprice {
 		return nil
 	}
-	in := map[string]any{"itemType": it["itemType"], "code": it["code"], "vatRate": money(p.VatRate), "priceRatio": ratio4(p.Ratio), "amount": amount3(p.Amount)}
+	in := map[string]any{"itemType": it["itemType"], "code": it["code"], "vatRate": rules.Money(p.VatRate), "priceRatio": rules.Ratio4(p.Ratio), "amount": rules.Amount3(p.Amount)}
 	if p.WithVat != nil {
 		in["itemPriceWithVat"] = p.WithVat.String()
 	}
@@ -214,19 +215,19 @@ func (sh *Shop) changeItem(o, it, data map[string]any, skipGUIDCheck bool) error
 			}
 		}
 	}
-	parsed, err := ParseSingleItem(in)
+	parsed, err := rules.ParseSingleItem(in)
 	if err != nil {
 		return err
 	}
-	if str(it["itemType"]) == TypeGift || str(it["itemType"]) == TypeDiscountCoupon || str(it["itemType"]) == TypeVolumeDiscount {
-		if err := CheckRules([]*Item{parsed}, true); err != nil && sandbox.AsError(err).Instance != "data.items" {
+	if str(it["itemType"]) == rules.TypeGift || str(it["itemType"]) == rules.TypeDiscountCoupon || str(it["itemType"]) == rules.TypeVolumeDiscount {
+		if err := rules.CheckRules([]*rules.Item{parsed}, true); err != nil && sandbox.AsError(err).Instance != "data.items" {
 			return err
 		}
 	}
-	PriceAll([]*Item{parsed})
-	it["unitPrice"], it["itemPrice"], it["priceRatio"], it["amount"] = parsed.Unit.Wire(), parsed.Total.Wire(), ratio4(parsed.Pricing.Ratio), amount3(parsed.Pricing.Amount)
+	rules.PriceAll([]*rules.Item{parsed})
+	it["unitPrice"], it["itemPrice"], it["priceRatio"], it["amount"] = parsed.Unit.Wire(), parsed.Total.Wire(), rules.Ratio4(parsed.Pricing.Ratio), rules.Amount3(parsed.Pricing.Amount)
 	it["itemPriceVatBreakdown"], it["displayPrices"] = []any{parsed.Total.Wire()}, []any{parsed.Total.Wire()}
-	it["_pricing"] = parsed.Pricing.record()
+	it["_pricing"] = parsed.Pricing.Record()
 	if !parsed.Pricing.Amount.Equal(old) {
 		if err := sh.itemStock(o, it, parsed.Pricing.Amount.Sub(old)); err != nil {
 			return err
@@ -235,15 +236,6 @@ func (sh *Shop) changeItem(o, it, data map[string]any, skipGUIDCheck bool) error
 	}
 	Recompute(o)
 	return nil
-}
-
-func isItemType(t string) bool {
-	for _, x := range ItemTypes {
-		if x == t {
-			return true
-		}
-	}
-	return false
 }
 
 // changeCode applies a new code or productGuid to an item (rule 3).
@@ -263,12 +255,12 @@ func (sh *Shop) changeCode(it, data map[string]any, skipGUIDCheck bool) error {
 	} else if codeSent {
 		guid = ""
 	}
-	cat, err := sh.Catalog()
-	if err != nil {
-		return err
-	}
+	cat := sh.Catalog()
 	if code != "" {
-		p, ok := cat.ByCode(code)
+		p, ok, err := cat.ByCode(code)
+		if err != nil {
+			return err
+		}
 		if !ok {
 			return sandbox.Invalid("data.code", "Field data.code: product code %q does not exist in this e-shop.", code)
 		}

@@ -6,6 +6,8 @@ import (
 
 	"github.com/shopspring/decimal"
 	"github.com/tidwall/gjson"
+
+	"github.com/eshop-sandbox/sandbox/sandbox/orders/rules"
 )
 
 // itemRecord builds an order item in the reference's OrderItem shape.
@@ -14,7 +16,7 @@ import (
 // warranty, stock location). Sandbox metadata: "_ownStatus" (the item
 // came with its own status) and "_known" (the code is a product of the
 // e-shop, so it moves stock).
-func (sh *Shop) itemRecord(it *Item, id int64, st Status, p *Product, stockID int64, pm, sm map[string]any) map[string]any {
+func (sh *Shop) itemRecord(it *rules.Item, id int64, st rules.Status, p *Product, stockID int64, pm, sm map[string]any) map[string]any {
 	f := it.Fields
 	text := func(key string, fallback any) any {
 		if v := strings.TrimSpace(str(f[key])); v != "" {
@@ -23,18 +25,23 @@ func (sh *Shop) itemRecord(it *Item, id int64, st Status, p *Product, stockID in
 		return fallback
 	}
 	var v gjson.Result
-	var doc gjson.Result
+	product := func(field, path string) gjson.Result {
+		if p == nil {
+			return gjson.Result{}
+		}
+		return p.Get(field, path)
+	}
 	if p != nil {
-		doc, v = p.Doc, p.Variant
+		v = p.Variant
 	}
 	name := it.Name
 	if name == "" {
 		switch {
 		case p != nil:
-			name = doc.Get("name").String()
-		case it.Type == TypeShipping && sm != nil:
+			name = product("name", "").String()
+		case it.Type == rules.TypeShipping && sm != nil:
 			name = str(sm["name"])
-		case it.Type == TypeBilling && pm != nil:
+		case it.Type == rules.TypeBilling && pm != nil:
 			name = str(pm["name"])
 		case it.Code != "":
 			name = it.Code
@@ -42,11 +49,11 @@ func (sh *Shop) itemRecord(it *Item, id int64, st Status, p *Product, stockID in
 			name = defaultItemName[it.Type]
 		}
 	}
-	goods := IsGoods(it.Type)
+	goods := rules.IsGoods(it.Type)
 	weight := "0.000"
 	if w := str(f["weight"]); w != "" {
 		if d, err := decimal.NewFromString(w); err == nil {
-			weight = amount3(d)
+			weight = rules.Amount3(d)
 		}
 	} else if v.Get("weight").Exists() && v.Get("weight").String() != "" {
 		weight = v.Get("weight").String()
@@ -55,15 +62,15 @@ func (sh *Shop) itemRecord(it *Item, id int64, st Status, p *Product, stockID in
 	if goods {
 		unit, completed = value(v.Get("unit")), "0.000"
 		if d, err := decimal.NewFromString(str(f["amountCompleted"])); err == nil {
-			completed = amount3(d)
+			completed = rules.Amount3(d)
 		}
 	}
 	var mainImage, productType, ean any
 	flags := []any{}
 	var location any
 	if p != nil {
-		mainImage, productType, ean = p.MainImage(), value(doc.Get("type")), value(v.Get("ean"))
-		for _, fl := range doc.Get("flags").Array() {
+		mainImage, productType, ean = p.MainImage(), value(product("type", "")), value(v.Get("ean"))
+		for _, fl := range product("flags", "").Array() {
 			flags = append(flags, map[string]any{"code": fl.Get("code").String(), "title": fl.Get("title").String(), "system": sh.flagSystem(fl.Get("code").String())})
 		}
 		location = sh.supplyLocation(stockID, it.Code)
@@ -85,23 +92,23 @@ func (sh *Shop) itemRecord(it *Item, id int64, st Status, p *Product, stockID in
 	}
 	rec := map[string]any{
 		"itemId": id, "itemType": it.Type, "code": code, "productGuid": guid, "name": name,
-		"variantName": text("variantName", value(v.Get("name"))), "brand": text("brand", value(doc.Get("brand.name"))),
-		"supplierName": text("supplierName", value(doc.Get("supplier.name"))), "warrantyDescription": text("warrantyDescription", value(doc.Get("warranty.description"))),
+		"variantName": text("variantName", value(v.Get("name"))), "brand": text("brand", value(product("brand", "name"))),
+		"supplierName": text("supplierName", value(product("supplier", "name"))), "warrantyDescription": text("warrantyDescription", value(product("warranty", "description"))),
 		"ean": ean, "productType": productType, "mainImage": mainImage, "productFlags": flags, "stockLocation": location,
-		"amount": amount3(it.Pricing.Amount), "amountCompleted": completed, "amountUnit": text("amountUnit", unit),
-		"priceRatio": ratio4(it.Pricing.Ratio), "unitPrice": it.Unit.Wire(), "itemPrice": it.Total.Wire(),
+		"amount": rules.Amount3(it.Pricing.Amount), "amountCompleted": completed, "amountUnit": text("amountUnit", unit),
+		"priceRatio": rules.Ratio4(it.Pricing.Ratio), "unitPrice": it.Unit.Wire(), "itemPrice": it.Total.Wire(),
 		"itemPriceVatBreakdown": breakdown, "displayPrices": breakdown,
 		"purchasePrice": purchasePrice(f), "recyclingFee": nil, "consumptionTax": nil,
 		"remark": f["remark"], "additionalField": f["additionalField"], "weight": weight,
-		"status": StatusRef(st), "surchargeParameters": []any{}, "specificSurchargeParameters": []any{}, "surchargeParametersTexts": []any{},
-		"_ownStatus": it.StatusID != nil, "_known": p != nil, "_pricing": it.Pricing.record(),
+		"status": st.Ref(), "surchargeParameters": []any{}, "specificSurchargeParameters": []any{}, "surchargeParametersTexts": []any{},
+		"_ownStatus": it.StatusID != nil, "_known": p != nil, "_pricing": it.Pricing.Record(),
 	}
 	return rec
 }
 
 var defaultItemName = map[string]string{
-	TypeShipping: "Shipping", TypeBilling: "Payment", TypeDiscountCoupon: "Discount coupon", TypeVolumeDiscount: "Volume discount",
-	TypeGiftCertificate: "Gift certificate", TypeGenericItem: "Item", TypeProductSetItem: "Product set item", TypeDeposit: "Deposit",
+	rules.TypeShipping: "Shipping", rules.TypeBilling: "Payment", rules.TypeDiscountCoupon: "Discount coupon", rules.TypeVolumeDiscount: "Volume discount",
+	rules.TypeGiftCertificate: "Gift certificate", rules.TypeGenericItem: "Item", rules.TypeProductSetItem: "Product set item", rules.TypeDeposit: "Deposit",
 }
 
 // value is a gjson result as a JSON value (nil when absent).
@@ -123,12 +130,12 @@ func purchasePrice(f map[string]any) any {
 	}
 	if g, err := decimal.NewFromString(str(f["buyPriceWithVat"])); err == nil {
 		if n, err := decimal.NewFromString(str(f["buyPriceWithoutVat"])); err == nil {
-			return Both(g, n, rate).Wire()
+			return rules.Both(g, n, rate).Wire()
 		}
-		return FromGross(g, rate).Wire()
+		return rules.FromGross(g, rate).Wire()
 	}
 	if n, err := decimal.NewFromString(str(f["buyPriceWithoutVat"])); err == nil {
-		return FromNet(n, rate).Wire()
+		return rules.FromNet(n, rate).Wire()
 	}
 	return nil
 }
@@ -154,38 +161,4 @@ func (sh *Shop) supplyLocation(stockID int64, code string) any {
 		}
 	}
 	return nil
-}
-
-// record keeps an item's price inputs on the item ("_pricing"), so a
-// later change re-prices it from the undiscounted unit price.
-func (p Pricing) record() map[string]any {
-	rec := map[string]any{"vatRate": money(p.VatRate), "ratio": ratio4(p.Ratio), "amount": amount3(p.Amount), "withVat": nil, "withoutVat": nil}
-	if p.WithVat != nil {
-		rec["withVat"] = p.WithVat.String()
-	}
-	if p.WithoutVat != nil {
-		rec["withoutVat"] = p.WithoutVat.String()
-	}
-	return rec
-}
-
-// pricingOf reads an item's price inputs back: its "_pricing", or for a
-// seeded item its unit prices at ratio 1.
-func pricingOf(it map[string]any) Pricing {
-	var p Pricing
-	pm, _ := it["_pricing"].(map[string]any)
-	if pm == nil {
-		up, _ := it["unitPrice"].(map[string]any)
-		pm = map[string]any{"vatRate": up["vatRate"], "withVat": up["withVat"], "withoutVat": up["withoutVat"], "ratio": "1", "amount": it["amount"]}
-	}
-	p.VatRate, _ = decimal.NewFromString(str(pm["vatRate"]))
-	p.Ratio, _ = decimal.NewFromString(str(pm["ratio"]))
-	p.Amount, _ = decimal.NewFromString(str(pm["amount"]))
-	if d, err := decimal.NewFromString(str(pm["withVat"])); err == nil {
-		p.WithVat = &d
-	}
-	if d, err := decimal.NewFromString(str(pm["withoutVat"])); err == nil {
-		p.WithoutVat = &d
-	}
-	return p
 }

@@ -12,7 +12,7 @@ import (
 
 // New binds the order behaviour to a store.
 func New(st *store.Store, site *eshop.Site, ids *sandbox.IDs, sch *schemas.Set) *Service {
-	return &Service{Store: st, Site: site, IDs: ids, Schemas: sch}
+	return &Service{Store: st, Site: site, IDs: ids, Schemas: sch, codes: NewCodeIndex(), settings: newSettingsCache()}
 }
 
 // Start and AfterReset have nothing to prepare for orders: the item-id

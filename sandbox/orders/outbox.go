@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/eshop-sandbox/sandbox/sandbox/orders/rules"
 )
 
 // Mail is one e-mail the e-shop would have sent, kept in the outbox the
@@ -28,7 +30,7 @@ const (
 
 // SendMail records an e-mail about an order to its customer. An order
 // without an e-mail address gets none.
-func (s *Shop) SendMail(kind string, o map[string]any, st *Status) error {
+func (s *Shop) SendMail(kind string, o map[string]any, st *rules.Status) error {
 	to := strings.TrimSpace(str(o["email"]))
 	if to == "" {
 		return nil

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/orders/rules"
 )
 
 // Payment transaction states: the result statuses a gateway reports are
@@ -28,7 +29,7 @@ type PaymentCode struct {
 // Final reports whether the attempt has a final result (paid or
 // canceled); a final code cannot be given another result.
 func (p *PaymentCode) Final() bool {
-	return p.Status == ResultPaid || p.Status == ResultCanceled
+	return p.Status == rules.ResultPaid || p.Status == rules.ResultCanceled
 }
 
 // OnlineMethod returns the order's payment method record when it is an

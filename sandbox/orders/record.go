@@ -1,11 +1,11 @@
 package orders
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
@@ -33,18 +33,6 @@ const (
 	GiftsCollection     = "order-gifts"
 	GiftSettings        = "order-gift-settings"
 )
-
-// Encode writes a record as compact JSON without HTML escaping, keeping
-// json.Number values exact.
-func Encode(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
-}
 
 // Get reads a record of a collection as a map; a missing one answers 404
 // naming what and which.
@@ -94,6 +82,75 @@ func Render(rec map[string]any, v api.View) (map[string]any, error) {
 	return api.Render(raw, v)
 }
 
+// answer is a stored record as the data of a response, {key: record}:
+// placeholders filled in and sandbox metadata removed, as Render does,
+// but encoded once, straight into the bytes the envelope embeds (Render
+// decodes the encoded record again, and the envelope encodes it a third
+// time). The bytes are the same: the envelope encodes like Encode.
+func answer(key string, rec map[string]any, v api.View) (api.EncodedJSON, error) {
+	pub, _ := public(rec)
+	raw, err := Encode(pub)
+	if err != nil {
+		return nil, err
+	}
+	raw = api.Placeholders(raw, v.BaseURL, v.EshopURL)
+	name, err := Encode(key)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, len(raw)+len(name)+3)
+	out = append(append(append(append(out, '{'), name...), ':'), raw...)
+	return append(out, '}'), nil
+}
+
+// public is v without sandbox metadata (keys starting with "_") at any
+// depth; the parts that hold none are shared, not copied. changed says
+// whether anything was left out.
+func public(v any) (out any, changed bool) {
+	switch t := v.(type) {
+	case map[string]any:
+		var m map[string]any
+		for k, x := range t {
+			px, c := public(x)
+			if !c && !strings.HasPrefix(k, "_") {
+				continue
+			}
+			if m == nil {
+				m = make(map[string]any, len(t))
+				for k2, x2 := range t {
+					if !strings.HasPrefix(k2, "_") {
+						m[k2] = x2
+					}
+				}
+			}
+			if !strings.HasPrefix(k, "_") {
+				m[k] = px
+			}
+		}
+		if m == nil {
+			return t, false
+		}
+		return m, true
+	case []any:
+		var l []any
+		for i, x := range t {
+			px, c := public(x)
+			if !c {
+				continue
+			}
+			if l == nil {
+				l = append([]any(nil), t...)
+			}
+			l[i] = px
+		}
+		if l == nil {
+			return t, false
+		}
+		return l, true
+	}
+	return v, false
+}
+
 // items returns an order's items as maps.
 func items(o map[string]any) []map[string]any {
 	list, _ := o["items"].([]any)
@@ -113,22 +170,6 @@ func setItems(o map[string]any, list []map[string]any) {
 		out[i] = m
 	}
 	o["items"] = out
-}
-
-// intOf reads an integer from a decoded JSON value.
-func intOf(v any) (int64, bool) {
-	switch t := v.(type) {
-	case json.Number:
-		n, err := t.Int64()
-		return n, err == nil
-	case float64:
-		return int64(t), true
-	case int:
-		return int64(t), true
-	case int64:
-		return t, true
-	}
-	return 0, false
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -6,7 +6,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/orders/rules"
 )
 
 func (sh *Shop) orderCurrency(data map[string]any) (string, string, error) {
@@ -27,7 +30,7 @@ func (sh *Shop) orderCurrency(data map[string]any) (string, string, error) {
 	}
 	d, err := sandbox.ParseDecimal(rate)
 	if rate == "" {
-		d, err = one, nil
+		d, err = decimal.NewFromInt(1), nil
 	}
 	if err != nil || !d.IsPositive() {
 		return "", "", sandbox.Invalid("data.currency.exchangeRate", "Field data.currency.exchangeRate must be a positive decimal, not %q.", rate)
@@ -97,10 +100,10 @@ func (sh *Shop) shippingDetails(sm map[string]any, data map[string]any) (any, er
 
 // initialStatus is the order's status at creation: data.statusId, or the
 // cash desk's default for cash-desk orders, or the e-shop's default.
-func (sh *Shop) initialStatus(data map[string]any, cashDesk bool) (Status, bool, error) {
-	id, err := statusIDOf(data["statusId"], "data.statusId")
+func (sh *Shop) initialStatus(data map[string]any, cashDesk bool) (rules.Status, bool, error) {
+	id, err := rules.StatusID(data["statusId"], "data.statusId")
 	if err != nil {
-		return Status{}, false, err
+		return rules.Status{}, false, err
 	}
 	if id != nil {
 		st, err := sh.Statuses.Get(*id, "data.statusId")
@@ -120,12 +123,9 @@ func (sh *Shop) initialStatus(data map[string]any, cashDesk bool) (Status, bool,
 // up among the e-shop's products (and its productGuid must match); a
 // product set must exist with contents. With suppressProductChecking
 // nothing is verified, but known products still fill the item's texts.
-func (sh *Shop) lookupProducts(list []*Item, skip bool) (map[*Item]*Product, error) {
-	out := map[*Item]*Product{}
-	cat, err := sh.Catalog()
-	if err != nil {
-		return nil, err
-	}
+func (sh *Shop) lookupProducts(list []*rules.Item, skip bool) (map[*rules.Item]*Product, error) {
+	out := map[*rules.Item]*Product{}
+	cat := sh.Catalog()
 	for _, it := range list {
 		if it.Code == "" && it.ProductGUID == "" {
 			continue
@@ -133,7 +133,10 @@ func (sh *Shop) lookupProducts(list []*Item, skip bool) (map[*Item]*Product, err
 		var p *Product
 		if it.Code != "" {
 			var ok bool
-			if p, ok = cat.ByCode(it.Code); !ok && !skip {
+			var err error
+			if p, ok, err = cat.ByCode(it.Code); err != nil {
+				return nil, err
+			} else if !ok && !skip {
 				return nil, sandbox.Invalid(it.Path("code"), "Field %s: product code %q does not exist in this e-shop (suppressProductChecking=true skips the check).", it.Path("code"), it.Code)
 			}
 		}
@@ -150,11 +153,11 @@ func (sh *Shop) lookupProducts(list []*Item, skip bool) (map[*Item]*Product, err
 				p = g
 			}
 		}
-		if it.Type == TypeProductSet && !skip {
-			if p == nil || p.Doc.Get("type").String() != TypeProductSet {
+		if it.Type == rules.TypeProductSet && !skip {
+			if p == nil || p.Get("type", "").String() != rules.TypeProductSet {
 				return nil, sandbox.Invalid(it.Path("code"), "Field %s: %q is not a product set of this e-shop.", it.Path("code"), it.Code)
 			}
-			if len(p.Doc.Get("setItems").Array()) == 0 {
+			if len(p.Get("setItems", "").Array()) == 0 {
 				return nil, sandbox.Invalid(it.Path("code"), "Field %s: product set %q has no contents defined.", it.Path("code"), it.Code)
 			}
 		}

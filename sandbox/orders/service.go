@@ -1,12 +1,12 @@
 package orders
 
 import (
-	"io"
 	"strings"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/orders/rules"
 	"github.com/eshop-sandbox/sandbox/sandbox/store"
 	"github.com/eshop-sandbox/sandbox/schemas"
 )
@@ -18,16 +18,23 @@ type Service struct {
 	Site    *eshop.Site
 	IDs     *sandbox.IDs
 	Schemas *schemas.Set
+
+	// codes finds the product of a variant code without a scan through
+	// every product; see CodeIndex.
+	codes *CodeIndex
+	// settings keeps the e-shops' parsed status lists and field settings.
+	settings *settingsCache
 }
 
 // Update runs fn on an e-shop inside one store transaction. BuntDB admits
 // one writer at a time, so concurrent orders never read the same stock.
 func (s *Service) Update(eshopID int, fn func(sh *Shop) error) error {
 	return s.Store.Update(func(tx *store.Tx) error {
-		sh, err := OpenShop(tx, eshopID, s.Site)
+		sh, err := openShop(tx, eshopID, s.Site, s.settings)
 		if err != nil {
 			return err
 		}
+		sh.codes = s.codes
 		return fn(sh)
 	})
 }
@@ -35,27 +42,22 @@ func (s *Service) Update(eshopID int, fn func(sh *Shop) error) error {
 // View runs fn on an e-shop inside a read-only transaction.
 func (s *Service) View(eshopID int, fn func(sh *Shop) error) error {
 	return s.Store.View(func(tx *store.Tx) error {
-		sh, err := OpenShop(tx, eshopID, s.Site)
+		sh, err := openShop(tx, eshopID, s.Site, s.settings)
 		if err != nil {
 			return err
 		}
+		sh.codes = s.codes
 		return fn(sh)
 	})
 }
 
-// Body reads a request body like api.Request.Body, but first accepts the
-// spec's string form of status ids ("statusId": "-2" as well as -2, in
-// data and in data.items[]), which the reference's schema types as
-// integers only.
+// Body reads the request body like api.Request.Body (the body the
+// server read once, parsed with exact numbers, checked against the
+// operation's request schema), but first accepts the spec's string form
+// of status ids ("statusId": "-2" as well as -2, in data and in
+// data.items[]), which the reference's schema types as integers only.
 func (s *Service) Body(r *api.Request) (map[string]any, error) {
-	raw, err := io.ReadAll(io.LimitReader(r.Request.Body, api.MaxBodyBytes+1))
-	if err != nil {
-		return nil, sandbox.Unprocessable(sandbox.CodeInvalidJSON, "body", "The request body could not be read: %v.", err)
-	}
-	if len(raw) > api.MaxBodyBytes {
-		return nil, sandbox.Errorf(sandbox.KindTooLarge, sandbox.CodeTooManyEntities, "body", "The request body is larger than %d MiB.", api.MaxBodyBytes>>20)
-	}
-	v, err := api.DecodeJSON(raw)
+	v, err := api.DecodeJSON(r.RawBody())
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +92,7 @@ func digitsToNumber(m map[string]any, key string) {
 		return
 	}
 	t := strings.TrimSpace(sv)
-	if _, err := statusIDOf(t, key); err == nil && t != "" {
+	if _, err := rules.StatusID(t, key); err == nil && t != "" {
 		m[key] = jsonNumber(t)
 	}
 }

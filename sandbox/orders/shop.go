@@ -1,7 +1,6 @@
 package orders
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/orders/rules"
 	"github.com/eshop-sandbox/sandbox/sandbox/store"
 )
 
@@ -22,16 +22,23 @@ type Shop struct {
 	ID       int
 	Meta     *eshop.Meta
 	Info     gjson.Result // eshop.json
-	Statuses *Statuses
+	Statuses *rules.Statuses
 	Fields   map[string]any // customer-fields.json
 	Now      time.Time
 	BaseURL  string
 	EshopURL string
+	codes    *CodeIndex // shared across requests by the Service; nil: one of its own
 	cat      *Catalog
 }
 
 // OpenShop reads an e-shop's settings inside tx.
 func OpenShop(tx *store.Tx, eshopID int, site *eshop.Site) (*Shop, error) {
+	return openShop(tx, eshopID, site, nil)
+}
+
+// openShop is OpenShop with the parsed settings of earlier requests (see
+// settingsCache; nil parses them).
+func openShop(tx *store.Tx, eshopID int, site *eshop.Site, settings *settingsCache) (*Shop, error) {
 	meta, err := eshop.Get(tx, eshopID)
 	if err != nil {
 		return nil, err
@@ -47,22 +54,22 @@ func OpenShop(tx *store.Tx, eshopID int, site *eshop.Site) (*Shop, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.Statuses, err = ParseStatuses(raw); err != nil {
+	if s.Statuses, err = settings.statuses(eshopID, raw); err != nil {
 		return nil, err
 	}
 	s.Fields = map[string]any{}
 	if raw, err := tx.Get(eshopID, eshop.InfoCollection, "customer-fields"); err == nil {
-		_ = json.Unmarshal(raw, &s.Fields)
+		s.Fields = settings.fields(eshopID, raw)
 	}
 	return s, nil
 }
 
 // StreetMode is the e-shop's address rule 1 setting.
 func (s *Shop) StreetMode() string {
-	if m, _ := s.Fields["_streetMode"].(string); m == StreetCombined {
-		return StreetCombined
+	if m, _ := s.Fields["_streetMode"].(string); m == rules.StreetCombined {
+		return rules.StreetCombined
 	}
-	return StreetSplit
+	return rules.StreetSplit
 }
 
 // View is the rendering view of this e-shop in its default texts.
@@ -86,11 +93,6 @@ func (s *Shop) Currency(code string) gjson.Result {
 		}
 	}
 	return gjson.Result{}
-}
-
-// StatusRef is the {id, name} object of a status.
-func StatusRef(st Status) map[string]any {
-	return map[string]any{"id": st.ID, "name": st.Name}
 }
 
 // NextCode returns the next document or order code of a collection: the
@@ -127,23 +129,10 @@ func (s *Shop) NextID(name string) (int64, error) {
 	return s.Tx.Next(s.ID, name)
 }
 
-// Catalog returns the e-shop's product index, built on first use.
-func (s *Shop) Catalog() (*Catalog, error) {
+// Catalog returns the e-shop's product catalogue in this transaction.
+func (s *Shop) Catalog() *Catalog {
 	if s.cat == nil {
-		c, err := NewCatalog(s.Tx, s.ID)
-		if err != nil {
-			return nil, err
-		}
-		s.cat = c
+		s.cat = NewCatalog(s.Tx, s.ID, s.codes)
 	}
-	return s.cat, nil
-}
-
-// catalog is Catalog for lookups that may come up empty on a read error.
-func (s *Shop) catalog() *Catalog {
-	c, err := s.Catalog()
-	if err != nil {
-		return &Catalog{byCode: map[string]variantRef{}, products: map[string][]byte{}}
-	}
-	return c
+	return s.cat
 }

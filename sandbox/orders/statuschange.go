@@ -6,6 +6,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/eshop-sandbox/sandbox/sandbox/changelog"
+	"github.com/eshop-sandbox/sandbox/sandbox/orders/rules"
 )
 
 // Order events of the spec.
@@ -36,7 +37,7 @@ type ChangeOptions struct {
 // the canceling status is set (the stock the order took goes back), and
 // order:paid only when the order turns from unpaid to paid. It reports
 // whether the order changed; the caller saves it.
-func (s *Shop) ApplyStatus(o map[string]any, st Status, opt ChangeOptions) (bool, error) {
+func (s *Shop) ApplyStatus(o map[string]any, st rules.Status, opt ChangeOptions) (bool, error) {
 	cur, _ := o["status"].(map[string]any)
 	oldID, _ := intOf(cur["id"])
 	wasPaid := o["paid"] == true
@@ -46,11 +47,11 @@ func (s *Shop) ApplyStatus(o map[string]any, st Status, opt ChangeOptions) (bool
 
 	if statusChanged {
 		oldName := str(cur["name"])
-		o["status"] = StatusRef(st)
+		o["status"] = st.Ref()
 		if st.ChangeOrderItems {
 			for _, it := range items(o) {
 				if it["_ownStatus"] != true {
-					it["status"] = StatusRef(st)
+					it["status"] = st.Ref()
 				}
 			}
 		}
@@ -113,7 +114,7 @@ func (s *Shop) ApplyStatus(o map[string]any, st Status, opt ChangeOptions) (bool
 
 // statusDocuments issues the documents a status generates, each kind
 // once per order.
-func (s *Shop) statusDocuments(o map[string]any, d Documents) error {
+func (s *Shop) statusDocuments(o map[string]any, d rules.Documents) error {
 	for _, k := range []struct {
 		on   bool
 		kind DocKind
@@ -140,7 +141,7 @@ func (s *Shop) TakeStock(o map[string]any, stockID int64) error {
 	var lines []StockLine
 	var kept []any
 	for _, it := range items(o) {
-		if !MovesStock(str(it["itemType"])) || str(it["code"]) == "" || it["_known"] != true {
+		if !rules.MovesStock(str(it["itemType"])) || str(it["code"]) == "" || it["_known"] != true {
 			continue
 		}
 		a, err := decimal.NewFromString(str(it["amount"]))
@@ -148,7 +149,7 @@ func (s *Shop) TakeStock(o map[string]any, stockID int64) error {
 			continue
 		}
 		lines = append(lines, StockLine{Code: str(it["code"]), ProductGUID: str(it["productGuid"]), Delta: a.Neg()})
-		kept = append(kept, map[string]any{"code": str(it["code"]), "productGuid": str(it["productGuid"]), "amount": amount3(a), "itemId": it["itemId"]})
+		kept = append(kept, map[string]any{"code": str(it["code"]), "productGuid": str(it["productGuid"]), "amount": rules.Amount3(a), "itemId": it["itemId"]})
 	}
 	if len(lines) == 0 {
 		return nil

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
@@ -86,4 +87,10 @@ func (s *Service) putGateway(r *api.Request) (any, error) {
 		return nil, err
 	}
 	return GatewayView{Addon: name, URL: tpl}, nil
+}
+
+// atoi reads a path variable the route's pattern already made digits.
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }

@@ -202,6 +202,7 @@ func (s *Service) activate(r *api.Request) (any, error) {
 	return out, err
 }
 
+// str reads a request text field ("" when absent or not a string).
 func str(v any) string {
 	if s, ok := v.(string); ok {
 		return s

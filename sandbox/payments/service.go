@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"strconv"
 
 	"github.com/tidwall/gjson"
 
@@ -125,9 +124,4 @@ func primeCodes(sh *orders.Shop) error {
 		}
 	}
 	return nil
-}
-
-func atoi(s string) int {
-	n, _ := strconv.Atoi(s)
-	return n
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/auth"
 	"github.com/eshop-sandbox/sandbox/sandbox/orders"
+	"github.com/eshop-sandbox/sandbox/sandbox/orders/rules"
 )
 
 // ReturnURL is the address the gateway sends the buyer back to: the
@@ -61,7 +62,7 @@ func (s *Service) updatePaymentStatus(r *api.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	flags, err := orders.ReadFlags(r, body, orders.FlagDocuments, orders.FlagEmails)
+	flags, err := orders.ReadFlags(r, body, rules.FlagDocuments, rules.FlagEmails)
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +107,7 @@ func (s *Service) updatePaymentStatus(r *api.Request) (any, error) {
 		// A result for a canceled order, or a second payment of a paid one,
 		// is the inconsistency the add-on escalates (spec: step 5): it is
 		// recorded, and the order's status is left to the e-shop owner.
-		if sh.OrderCanceled(o) || (o["paid"] == true && result == orders.ResultPaid) {
+		if sh.OrderCanceled(o) || (o["paid"] == true && result == rules.ResultPaid) {
 			what := "a canceled order"
 			if !sh.OrderCanceled(o) {
 				what = "an order that was already paid"
@@ -120,8 +121,8 @@ func (s *Service) updatePaymentStatus(r *api.Request) (any, error) {
 		if err != nil {
 			return err
 		}
-		opt := orders.ChangeOptions{SuppressDocuments: flags[orders.FlagDocuments], SuppressEmails: flags[orders.FlagEmails]}
-		if result == orders.ResultPaid {
+		opt := orders.ChangeOptions{SuppressDocuments: flags[rules.FlagDocuments], SuppressEmails: flags[rules.FlagEmails]}
+		if result == rules.ResultPaid {
 			opt.BillingMethod = paymentForm(sh, o)
 		}
 		changed, err := sh.ApplyStatus(o, st, opt)
@@ -145,7 +146,7 @@ func paymentForm(sh *orders.Shop, o map[string]any) map[string]any {
 	id := int64(4)
 	if m := sh.OnlineMethod(o); m != nil {
 		if pt, ok := m["paymentType"].(map[string]any); ok {
-			if n, err := jsonInt(pt["id"]); err == nil && n >= 1 && n <= 4 {
+			if n, ok := rules.Int(pt["id"]); ok && n >= 1 && n <= 4 {
 				id = n
 			}
 		}

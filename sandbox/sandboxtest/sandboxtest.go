@@ -60,6 +60,10 @@ func New(t testing.TB, cfg sandbox.Config) *Server {
 	a.Start()
 	s := &Server{URL: a.ListenURL(), App: a, Headers: sandbox.NewHeaders(a.Config.HeaderPrefix), Client: &http.Client{Timeout: 30 * time.Second}, t: t}
 	t.Cleanup(func() {
+		// A connection the client dialled but never used (its transport
+		// dials while it waits for a busy one) counts as active to
+		// http.Server.Shutdown for five seconds: close those first.
+		s.Client.CloseIdleConnections()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		if err := a.Close(ctx); err != nil {

@@ -15,7 +15,6 @@ import (
 	"sync/atomic"
 
 	"github.com/tidwall/buntdb"
-	"github.com/tidwall/gjson"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 )
@@ -258,6 +257,6 @@ func validID(id string) bool {
 }
 
 func expired(doc string, now int64) bool {
-	v := gjson.Get(doc, "_expiresAt")
-	return v.Exists() && v.Int() <= now
+	at, ok := expiryOf(doc)
+	return ok && at <= now
 }

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tidwall/buntdb"
@@ -65,12 +67,30 @@ func (t *Tx) Cacheable() bool { return !t.volatile }
 // expired tells whether a stored document has expired on the sandbox
 // clock; any document with an expiry makes the transaction volatile.
 func (t *Tx) expired(doc string) bool {
-	v := gjson.Get(doc, "_expiresAt")
-	if !v.Exists() {
+	at, ok := expiryOf(doc)
+	if !ok {
 		return false
 	}
 	t.volatile = true
-	return v.Int() <= t.s.clock.Now().Unix()
+	return at <= t.s.clock.Now().Unix()
+}
+
+// expiryOf reads a stored document's expiry (unix seconds), from the
+// front where the store writes it (see frontMeta).
+func expiryOf[D string | []byte](doc D) (int64, bool) {
+	if m, ok := frontMeta(doc); ok {
+		return m.expiresAt, m.expires
+	}
+	v := gjson.Get(string(doc), "_expiresAt")
+	return v.Int(), v.Exists()
+}
+
+// seqOf reads a stored document's list-order number (see frontMeta).
+func seqOf[D string | []byte](doc D) int64 {
+	if m, ok := frontMeta(doc); ok {
+		return m.seq
+	}
+	return gjson.Get(string(doc), "_seq").Int()
 }
 
 // Emit queues events to publish once this transaction commits.
@@ -144,10 +164,10 @@ func (t *Tx) put(eshop int, coll, id string, doc []byte, expiresAt time.Time) (b
 	old, err := t.tx.Get(key)
 	switch {
 	case err == nil && !expired(old, t.Now().Unix()):
-		seq, created = gjson.Get(old, "_seq").Int(), false
+		seq, created = seqOf(old), false
 	case err == nil:
 		// An expired record is replaced by a new one; it is already counted.
-		t.posRemove(prefix, id, gjson.Get(old, "_seq").Int())
+		t.posRemove(prefix, id, seqOf(old))
 		if seq, err = t.next(seqKey(eshop, coll)); err != nil {
 			return false, err
 		}
@@ -167,8 +187,7 @@ func (t *Tx) put(eshop int, coll, id string, doc []byte, expiresAt time.Time) (b
 	default:
 		return false, err
 	}
-	doc = withMeta(stripMeta(doc), seq, expiresAt)
-	if _, _, err := t.tx.Set(key, string(doc), nil); err != nil {
+	if _, _, err := t.tx.Set(key, storedRecord(doc, seq, expiresAt), nil); err != nil {
 		return false, err
 	}
 	return created, nil
@@ -194,7 +213,7 @@ func (t *Tx) Delete(eshop int, coll, id string) error {
 	if err := t.bury(prefix, key, id); err != nil {
 		return err
 	}
-	t.posRemove(prefix, id, gjson.Get(old, "_seq").Int())
+	t.posRemove(prefix, id, seqOf(old))
 	if _, err := t.add(counterKey(eshop, coll), -1); err != nil {
 		return err
 	}
@@ -349,24 +368,67 @@ func (t *Tx) SetValue(name, value string) error {
 // withMeta prepends the store's metadata fields to a JSON object.
 func withMeta(doc []byte, seq int64, expiresAt time.Time) []byte {
 	var b bytes.Buffer
-	b.Grow(len(doc) + 40)
-	b.WriteString(`{"_seq":`)
+	writeRecord(&b, bytes.TrimSpace(doc[1:]), seq, expiresAt)
+	return b.Bytes()
+}
+
+// storedRecord is what put hands BuntDB for doc: the metadata first, then
+// doc's own fields, built in one allocation (a record read from the store
+// and written back is not copied to strip its old metadata first).
+func storedRecord(doc []byte, seq int64, expiresAt time.Time) string {
+	var b strings.Builder
+	writeRecord(&b, ownFields(doc), seq, expiresAt)
+	return b.String()
+}
+
+// recordWriter is a bytes.Buffer or a strings.Builder.
+type recordWriter interface {
+	io.Writer
+	io.ByteWriter
+	io.StringWriter
+	Grow(n int)
+}
+
+// writeRecord writes {"_seq":N[,"_expiresAt":M][,fields]}, fields being
+// the inside of a JSON object (after its opening brace, closing brace
+// included).
+func writeRecord(b recordWriter, fields []byte, seq int64, expiresAt time.Time) {
+	b.Grow(len(fields) + 48)
+	b.WriteString(seqPrefix)
 	b.WriteString(strconv.FormatInt(seq, 10))
 	if !expiresAt.IsZero() {
-		b.WriteString(`,"_expiresAt":`)
+		b.WriteString(expPrefix)
 		b.WriteString(strconv.FormatInt(expiresAt.Unix(), 10))
 	}
-	rest := bytes.TrimSpace(doc[1:])
-	if len(rest) > 0 && rest[0] != '}' {
+	if len(fields) > 0 && fields[0] != '}' {
 		b.WriteByte(',')
 	}
-	b.Write(rest)
-	return b.Bytes()
+	b.Write(fields)
+}
+
+// ownFields is the inside of the JSON object doc (after its opening
+// brace) without the store's metadata fields: a part of doc itself unless
+// the metadata lies elsewhere than at the front.
+func ownFields(doc []byte) []byte {
+	rest := doc[1:]
+	if m, ok := frontMeta(doc); ok {
+		rest = doc[m.body:]
+	}
+	if mayHoldMeta(rest) {
+		rest = stripMeta(doc)[1:]
+	}
+	return bytes.TrimSpace(rest)
 }
 
 // stripMeta removes the store's own metadata fields from a document that
 // is being written back, so they are not duplicated.
 func stripMeta(doc []byte) []byte {
+	if m, ok := frontMeta(doc); ok {
+		doc = append([]byte{'{'}, doc[m.body:]...)
+	}
+	if !mayHoldMeta(doc) {
+		return doc
+	}
 	for _, f := range []string{"_seq", "_expiresAt"} {
 		if !gjson.GetBytes(doc, f).Exists() {
 			continue
@@ -394,9 +456,9 @@ func removeTopField(doc []byte, field string) []byte {
 // that never does), for owners of expiring records who keep the expiry
 // when they write a record back.
 func ExpiresAt(doc []byte) (at time.Time, ok bool) {
-	v := gjson.GetBytes(doc, "_expiresAt")
-	if !v.Exists() {
+	sec, ok := expiryOf(doc)
+	if !ok {
 		return time.Time{}, false
 	}
-	return time.Unix(v.Int(), 0), true
+	return time.Unix(sec, 0), true
 }

@@ -1,4 +1,4 @@
-package orders
+package rules
 
 import (
 	"sort"
@@ -61,7 +61,7 @@ func DistributeCoupons(items []*Item) ([]*Item, error) {
 		case !z.IsZero() && !z.Equal(r):
 			return nil, sandbox.Invalid(p.zero.Path(priceField(p.zero)),
 				"Coupon %q is sent twice (vatRate 0.00 and %s) with different discounts (%s and %s); send the same discount or 0 in one of them.",
-				p.rated.Name, money(p.rated.Pricing.VatRate), money(z), money(r))
+				p.rated.Name, Money(p.rated.Pricing.VatRate), Money(z), Money(r))
 		}
 		parts := Distribute(discount, p.rated.Pricing.VatRate, goodsByRate(items))
 		merged := p.rated
@@ -92,7 +92,7 @@ func goodsByRate(items []*Item) map[string]decimal.Decimal {
 	out := map[string]decimal.Decimal{}
 	for _, it := range items {
 		if IsGoods(it.Type) {
-			k := money(it.Pricing.VatRate)
+			k := Money(it.Pricing.VatRate)
 			out[k] = out[k].Add(it.Total.WithVat)
 		}
 	}
@@ -120,7 +120,7 @@ func Distribute(amount, fallback decimal.Decimal, base map[string]decimal.Decima
 	sort.Slice(rates, func(i, j int) bool { return rates[i].GreaterThan(rates[j]) })
 	biggest := 0
 	for i, r := range rates {
-		if base[money(r)].GreaterThan(base[money(rates[biggest])]) {
+		if base[Money(r)].GreaterThan(base[Money(rates[biggest])]) {
 			biggest = i
 		}
 	}
@@ -130,7 +130,7 @@ func Distribute(amount, fallback decimal.Decimal, base map[string]decimal.Decima
 		if i == biggest {
 			continue
 		}
-		shares[i] = divRound(amount.Mul(base[money(r)]), total, sandbox.PricePlaces)
+		shares[i] = divRound(amount.Mul(base[Money(r)]), total, sandbox.PricePlaces)
 		rest = rest.Sub(shares[i])
 	}
 	shares[biggest] = rest

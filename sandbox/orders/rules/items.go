@@ -1,10 +1,8 @@
-package orders
+package rules
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -32,6 +30,9 @@ const (
 // ItemTypes is the spec's "Order item types" code list.
 var ItemTypes = []string{TypeProduct, TypeBazar, TypeService, TypeShipping, TypeBilling, TypeDiscountCoupon,
 	TypeVolumeDiscount, TypeGift, TypeGiftCertificate, TypeGenericItem, TypeProductSet, TypeProductSetItem, TypeDeposit}
+
+// IsItemType reports whether t is an order item type of the code list.
+func IsItemType(t string) bool { return slices.Contains(ItemTypes, t) }
 
 // CodeRequired reports whether an item type needs a code (spec: product,
 // bazar, service, gift, product-set).
@@ -106,12 +107,12 @@ func ParseSingleItem(m map[string]any) (*Item, error) {
 
 func parseItem(it *Item) (*Item, error) {
 	m := it.Fields
-	it.Type = str(m["itemType"])
+	it.Type = Text(m["itemType"])
 	if !slices.Contains(ItemTypes, it.Type) {
 		return nil, sandbox.Invalid(it.Path("itemType"), "Field %s: %q is not an order item type; use one of %s.",
 			it.Path("itemType"), it.Type, strings.Join(ItemTypes, ", "))
 	}
-	it.Code = strings.TrimSpace(str(m["code"]))
+	it.Code = strings.TrimSpace(Text(m["code"]))
 	if CodeUnused(it.Type) {
 		it.Code = ""
 	}
@@ -119,9 +120,9 @@ func parseItem(it *Item) (*Item, error) {
 		return nil, sandbox.Invalid(it.Path("code"), "Field %s is required for items of type %s.", it.Path("code"), it.Type)
 	}
 	if !CodeUnused(it.Type) {
-		it.ProductGUID = str(m["productGuid"])
+		it.ProductGUID = Text(m["productGuid"])
 	}
-	it.Name = strings.TrimSpace(str(m["name"]))
+	it.Name = strings.TrimSpace(Text(m["name"]))
 	var err error
 	if it.Pricing.VatRate, err = dec(m, "vatRate", it); err != nil {
 		return nil, err
@@ -179,7 +180,7 @@ func parseItem(it *Item) (*Item, error) {
 			return nil, sandbox.Invalid(it.Path("amount"), "Field %s has more than 3 decimal places.", it.Path("amount"))
 		}
 	}
-	if it.StatusID, err = statusIDOf(m["statusId"], it.Path("statusId")); err != nil {
+	if it.StatusID, err = StatusID(m["statusId"], it.Path("statusId")); err != nil {
 		return nil, err
 	}
 	return it, nil
@@ -218,7 +219,7 @@ func CheckRules(items []*Item, cashDesk bool) error {
 				}
 			}
 			if !it.Pricing.Ratio.IsZero() {
-				return sandbox.Invalid(it.Path("priceRatio"), "Item %d is a gift: its priceRatio is 0.0000, not %s.", it.Index, ratio4(it.Pricing.Ratio))
+				return sandbox.Invalid(it.Path("priceRatio"), "Item %d is a gift: its priceRatio is 0.0000, not %s.", it.Index, Ratio4(it.Pricing.Ratio))
 			}
 		}
 	}
@@ -269,16 +270,6 @@ func priceField(it *Item) string {
 	return it.netField
 }
 
-func str(v any) string {
-	switch t := v.(type) {
-	case string:
-		return t
-	case json.Number:
-		return t.String()
-	}
-	return ""
-}
-
 // dec reads a decimal field of an item; a value that is not a decimal
 // answers 400 naming the field.
 func dec(m map[string]any, name string, it *Item) (decimal.Decimal, error) {
@@ -286,32 +277,10 @@ func dec(m map[string]any, name string, it *Item) (decimal.Decimal, error) {
 	if v == nil {
 		return decimal.Zero, nil
 	}
-	s := strings.TrimSpace(str(v))
+	s := strings.TrimSpace(Text(v))
 	d, err := decimal.NewFromString(s)
 	if err != nil || s == "" {
 		return decimal.Zero, sandbox.Invalid(it.Path(name), "Field %s must be a decimal number written as a string (e.g. \"121.00\"), not %s.", it.Path(name), quote(v))
 	}
 	return d, nil
-}
-
-func quote(v any) string {
-	b, _ := json.Marshal(v)
-	if len(b) > 40 {
-		return string(b[:40]) + "…"
-	}
-	return string(b)
-}
-
-// statusIDOf reads a status id given as an integer or as a string of
-// digits (the spec allows both).
-func statusIDOf(v any, path string) (*int, error) {
-	if v == nil {
-		return nil, nil
-	}
-	s := strings.TrimSpace(str(v))
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		return nil, sandbox.Invalid(path, "Field %s must be an order status id (an integer), not %s.", path, quote(v))
-	}
-	return &n, nil
 }

@@ -1,4 +1,4 @@
-package orders
+package rules
 
 import (
 	"encoding/json"

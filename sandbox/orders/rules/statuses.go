@@ -1,4 +1,4 @@
-package orders
+package rules
 
 import (
 	"encoding/json"
@@ -46,6 +46,11 @@ type Status struct {
 
 // Canceled reports whether setting this status cancels the order.
 func (s Status) Canceled() bool { return s.Role == RoleCanceled }
+
+// Ref is the {id, name} object of a status, as orders and items carry it.
+func (s Status) Ref() map[string]any {
+	return map[string]any{"id": s.ID, "name": s.Name}
+}
 
 // Statuses is an e-shop's status list (order-statuses.json).
 type Statuses struct {

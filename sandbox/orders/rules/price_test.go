@@ -1,4 +1,4 @@
-package orders
+package rules
 
 import (
 	"testing"
@@ -12,7 +12,7 @@ func dp(s string) *decimal.Decimal { v := d(s); return &v }
 
 // wire renders a price as "withVat/withoutVat/vat@rate" for compact tables.
 func wire(p Price) string {
-	return money(p.WithVat) + "/" + money(p.WithoutVat) + "/" + money(p.Vat) + "@" + money(p.VatRate)
+	return Money(p.WithVat) + "/" + Money(p.WithoutVat) + "/" + Money(p.Vat) + "@" + Money(p.VatRate)
 }
 
 func TestPricingCompute(t *testing.T) {
@@ -72,7 +72,7 @@ func TestDivRoundIsExact(t *testing.T) {
 		{"1", "-8", "-0.13"},
 	}
 	for _, tc := range tests {
-		if got := money(divRound(d(tc.a), d(tc.b), 2)); got != tc.want {
+		if got := Money(divRound(d(tc.a), d(tc.b), 2)); got != tc.want {
 			t.Errorf("%s / %s = %s, want %s", tc.a, tc.b, got, tc.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package orders
+package rules
 
 import (
 	"encoding/json"
@@ -155,7 +155,7 @@ func TestItemRules(t *testing.T) {
 				t.Fatal(err)
 			}
 			tot := Totals(items)
-			if got := money(tot.WithVat) + "/" + money(tot.WithoutVat) + "/" + money(tot.Vat); got != tc.total {
+			if got := Money(tot.WithVat) + "/" + Money(tot.WithoutVat) + "/" + Money(tot.Vat); got != tc.total {
 				t.Errorf("total %s, want %s", got, tc.total)
 			}
 			if len(items) != tc.lines {

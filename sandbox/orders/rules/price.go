@@ -1,4 +1,4 @@
-package orders
+package rules
 
 import "github.com/shopspring/decimal"
 
@@ -36,7 +36,7 @@ func (p Price) Add(q Price) Price {
 
 // Wire is the reference's ItemPrice object with fixed decimals.
 func (p Price) Wire() map[string]any {
-	return map[string]any{"withVat": money(p.WithVat), "withoutVat": money(p.WithoutVat), "vat": money(p.Vat), "vatRate": money(p.VatRate)}
+	return map[string]any{"withVat": Money(p.WithVat), "withoutVat": Money(p.WithoutVat), "vat": Money(p.Vat), "vatRate": Money(p.VatRate)}
 }
 
 // Pricing is what an order item says about its price: a unit price with
@@ -69,4 +69,38 @@ func (p Pricing) Compute() (unit, total Price) {
 	}
 	zero := Price{VatRate: rate}
 	return zero, zero
+}
+
+// Record keeps an item's price inputs on the item ("_pricing"), so a
+// later change re-prices it from the undiscounted unit price.
+func (p Pricing) Record() map[string]any {
+	rec := map[string]any{"vatRate": Money(p.VatRate), "ratio": Ratio4(p.Ratio), "amount": Amount3(p.Amount), "withVat": nil, "withoutVat": nil}
+	if p.WithVat != nil {
+		rec["withVat"] = p.WithVat.String()
+	}
+	if p.WithoutVat != nil {
+		rec["withoutVat"] = p.WithoutVat.String()
+	}
+	return rec
+}
+
+// PricingOf reads an item's price inputs back: its "_pricing", or for a
+// seeded item its unit prices at ratio 1.
+func PricingOf(it map[string]any) Pricing {
+	var p Pricing
+	pm, _ := it["_pricing"].(map[string]any)
+	if pm == nil {
+		up, _ := it["unitPrice"].(map[string]any)
+		pm = map[string]any{"vatRate": up["vatRate"], "withVat": up["withVat"], "withoutVat": up["withoutVat"], "ratio": "1", "amount": it["amount"]}
+	}
+	p.VatRate, _ = decimal.NewFromString(Text(pm["vatRate"]))
+	p.Ratio, _ = decimal.NewFromString(Text(pm["ratio"]))
+	p.Amount, _ = decimal.NewFromString(Text(pm["amount"]))
+	if d, err := decimal.NewFromString(Text(pm["withVat"])); err == nil {
+		p.WithVat = &d
+	}
+	if d, err := decimal.NewFromString(Text(pm["withoutVat"])); err == nil {
+		p.WithoutVat = &d
+	}
+	return p
 }

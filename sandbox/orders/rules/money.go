@@ -1,4 +1,4 @@
-package orders
+package rules
 
 import (
 	"github.com/shopspring/decimal"
@@ -42,12 +42,12 @@ func grossFromNet(net, rate decimal.Decimal) decimal.Decimal {
 	return round2(net.Mul(hundred.Add(rate)).Shift(-2))
 }
 
-// money formats an amount with the spec's two places.
-func money(d decimal.Decimal) string { return sandbox.FormatDecimal(d, sandbox.PricePlaces) }
+// Money formats an amount with the spec's two places.
+func Money(d decimal.Decimal) string { return sandbox.FormatDecimal(d, sandbox.PricePlaces) }
 
-// amount3 formats a quantity with the three places of the reference's
+// Amount3 formats a quantity with the three places of the reference's
 // amounts ("1.000").
-func amount3(d decimal.Decimal) string { return sandbox.FormatDecimal(d, 3) }
+func Amount3(d decimal.Decimal) string { return sandbox.FormatDecimal(d, 3) }
 
-// ratio4 formats a price ratio with the spec's four places.
-func ratio4(d decimal.Decimal) string { return sandbox.FormatDecimal(d, sandbox.RatioPlaces) }
+// Ratio4 formats a price ratio with the spec's four places.
+func Ratio4(d decimal.Decimal) string { return sandbox.FormatDecimal(d, sandbox.RatioPlaces) }

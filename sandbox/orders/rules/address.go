@@ -1,4 +1,4 @@
-package orders
+package rules
 
 import (
 	"strings"
@@ -27,9 +27,9 @@ func NormalizeStreet(addr map[string]any, mode string) {
 	if addr == nil {
 		return
 	}
-	street := strings.TrimSpace(str(addr["street"]))
-	number := strings.TrimSpace(str(addr["houseNumber"]))
-	combined := strings.TrimSpace(str(addr["streetWithNr"]))
+	street := strings.TrimSpace(Text(addr["street"]))
+	number := strings.TrimSpace(Text(addr["houseNumber"]))
+	combined := strings.TrimSpace(Text(addr["streetWithNr"]))
 	delete(addr, "streetWithNr")
 	if combined != "" && (street == "" || number == "") {
 		street, number = SplitStreet(combined)
@@ -38,8 +38,8 @@ func NormalizeStreet(addr map[string]any, mode string) {
 		street = strings.TrimSpace(street + " " + number)
 		number = ""
 	}
-	addr["street"] = nullIfEmpty(street)
-	addr["houseNumber"] = nullIfEmpty(number)
+	addr["street"] = NullIfEmpty(street)
+	addr["houseNumber"] = NullIfEmpty(number)
 }
 
 // SplitStreet splits "Korunní 1208/74" into "Korunní" and "1208/74": the
@@ -56,11 +56,4 @@ func SplitStreet(s string) (street, number string) {
 		return s, ""
 	}
 	return strings.TrimSpace(s[:i]), last
-}
-
-func nullIfEmpty(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
 }

@@ -1,4 +1,4 @@
-package orders
+package rules
 
 import (
 	"sort"
@@ -46,7 +46,7 @@ func MissingMandatory(settings map[string]any, data map[string]any) []string {
 			if section == "deliveryAddress" && !ownDelivery {
 				continue
 			}
-			if strings.TrimSpace(str(lookup(data, path))) == "" {
+			if strings.TrimSpace(Text(lookup(data, path))) == "" {
 				missing = append(missing, "data."+path)
 			}
 		}

@@ -1,0 +1,127 @@
+package orders
+
+import (
+	"errors"
+	"sort"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// An order moves the stock of large records: a product is tens of
+// kilobytes of texts, images and prices around the few numbers an order
+// changes. Decoding and encoding the whole record for those numbers was
+// most of an order's time, so the stock code splices the new values into
+// the stored bytes instead: gjson finds where a value lies, the value is
+// encoded alone, and the rest of the record is carried over byte for
+// byte.
+
+// splice is one edit of a JSON document: the bytes [at, at+n) become
+// with.
+type splice struct {
+	at, n int
+	with  []byte
+}
+
+// spliced applies non-overlapping edits to doc and returns the new
+// document (doc itself is not changed).
+func spliced(doc []byte, edits []splice) []byte {
+	sort.Slice(edits, func(i, j int) bool { return edits[i].at < edits[j].at })
+	size := len(doc)
+	for _, e := range edits {
+		size += len(e.with) - e.n
+	}
+	out := make([]byte, 0, size)
+	last := 0
+	for _, e := range edits {
+		out = append(out, doc[last:e.at]...)
+		out = append(out, e.with...)
+		last = e.at + e.n
+	}
+	return append(out, doc[last:]...)
+}
+
+// errNotLocated stops a splice whose place gjson could not tell; it
+// means a record that is not the JSON object the store keeps.
+var errNotLocated = errors.New("orders: a stored record could not be edited in place")
+
+// located reports whether r (a gjson result read from doc) knows where
+// it lies in doc: gjson's Index is checked against the bytes, since 0
+// also means "unknown" to gjson.
+func located(doc []byte, r gjson.Result) bool {
+	return r.Exists() && r.Index >= 0 && r.Index+len(r.Raw) <= len(doc) && string(doc[r.Index:r.Index+len(r.Raw)]) == r.Raw
+}
+
+// empty reports whether a JSON object or array ({...} or [...]) has no
+// members.
+func empty(raw string) bool {
+	return strings.TrimSpace(raw[1:len(raw)-1]) == ""
+}
+
+// edits collects the splices of one stored document. Places are gjson
+// results read from the document itself (gjson.GetBytes, or Get, Array
+// and ForEach on such a result), which carry their position.
+type edits struct {
+	doc  []byte
+	list []splice
+}
+
+// root is the whole document as a place.
+func (e *edits) root() gjson.Result { return gjson.Result{Type: gjson.JSON, Raw: string(e.doc)} }
+
+// set sets key (a plain name) of the object obj to value, encoded: the
+// old value is replaced, or the key is added at the end of the object.
+func (e *edits) set(obj gjson.Result, key string, value any) error {
+	if !located(e.doc, obj) || !obj.IsObject() {
+		return errNotLocated
+	}
+	if old := obj.Get(key); old.Exists() {
+		return e.replace(old, value)
+	}
+	enc, err := Encode(value)
+	if err != nil {
+		return err
+	}
+	member := append([]byte(`"`+key+`":`), enc...)
+	if !empty(obj.Raw) {
+		member = append([]byte{','}, member...)
+	}
+	e.list = append(e.list, splice{at: obj.Index + len(obj.Raw) - 1, with: member}) // before the closing brace
+	return nil
+}
+
+// replace replaces the value at r with value, encoded.
+func (e *edits) replace(r gjson.Result, value any) error {
+	if !located(e.doc, r) {
+		return errNotLocated
+	}
+	enc, err := Encode(value)
+	if err != nil {
+		return err
+	}
+	e.list = append(e.list, splice{at: r.Index, n: len(r.Raw), with: enc})
+	return nil
+}
+
+// append appends values, encoded, to the array arr.
+func (e *edits) append(arr gjson.Result, values []any) error {
+	if !located(e.doc, arr) || !arr.IsArray() {
+		return errNotLocated
+	}
+	var b []byte
+	for i, v := range values {
+		enc, err := Encode(v)
+		if err != nil {
+			return err
+		}
+		if i > 0 || !empty(arr.Raw) {
+			b = append(b, ',')
+		}
+		b = append(b, enc...)
+	}
+	e.list = append(e.list, splice{at: arr.Index + len(arr.Raw) - 1, with: b}) // before the closing bracket
+	return nil
+}
+
+// result is the document with every edit applied.
+func (e *edits) result() []byte { return spliced(e.doc, e.list) }
