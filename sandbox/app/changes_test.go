@@ -8,9 +8,8 @@ import (
 )
 
 // TestChangesQueriesAgree: every "last changes" endpoint reads its query
-// with one parser, so the orders' log (served by sandbox/orders) and a
-// generic one (sandbox/crud) accept the same values and refuse the same
-// bad ones. An unencoded "+" before the zone offset, which the query
+// with one parser, so the orders' log and the products' one accept the
+// same values and refuse the same bad ones. An unencoded "+" before the zone offset, which the query
 // decodes to a space, reads as the "+" the client meant: it selects what
 // the encoded %2B selects.
 func TestChangesQueriesAgree(t *testing.T) {

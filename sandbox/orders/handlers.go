@@ -21,7 +21,6 @@ func (s *Service) Handlers() map[string]api.HandlerFunc {
 		"OrderCopy":                          s.copyOrder,
 		"GetListOfOrderSources":              s.sources,
 		"GetOrderClaims":                     s.claims,
-		"GetLastOrderChanges":                s.changes,
 		"DownloadOrderAsPdf":                 s.pdf,
 		"GetListOfRemarksForOrder":           s.history,
 		"CreateOrderRemark":                  s.createRemark,

@@ -92,14 +92,17 @@ func logisticsRows() []*Resource {
 }
 
 // orderRows: the collections the order flow owns (sandbox/orders);
-// the rows exist so fixtures load and the generic reads serve orders
-// until the order package's handlers replace them.
+// the rows exist so fixtures load and the generic reads (list, detail,
+// change log) serve orders; sandbox/orders serves every write.
 func orderRows() []*Resource {
 	return []*Resource{
 		{
 			Name: "orders", IDField: "code", Def: "Order",
 			Events: Events{Create: "order:create", Update: "order:update", Delete: "order:delete", MassCreate: "order:massCreate"},
 			Item:   orderListItem,
+			// sandbox/orders records every order write in the log; the
+			// generic changes handler serves it like every other log.
+			ChangeKey: "code",
 			Sections: []Section{
 				{Name: "notes", Fields: []string{"notes"}},
 				{Name: "shippingDetails", Fields: []string{"shippingDetails"}},
@@ -122,6 +125,7 @@ func orderRows() []*Resource {
 					{Query: "codeFrom", Path: "code", Op: From},
 					{Query: "codeTo", Path: "code", Op: To},
 				}, append(timeFilters("creationTime", "creationTime"), timeFilters("changeTime", "changeTime")...)...)...),
+				changes("GetLastOrderChanges"),
 				detail("GetOrderDetail", "code", "order"),
 				// sandbox/orders serves the order rules; a batch line is one
 				// POST /api/orders.

@@ -125,9 +125,6 @@ func (s *Surface) Backfill() error {
 					return err
 				}
 			}
-			if err := changelog.Seed(tx, m.ID, "orders"); err != nil {
-				return err
-			}
 		}
 		return nil
 	})
