@@ -11,6 +11,7 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/documents"
 	"github.com/eshop-sandbox/sandbox/sandbox/products"
 	"github.com/eshop-sandbox/sandbox/sandbox/registry"
 )
@@ -339,14 +340,17 @@ func (k *Coll) Flush() error {
 }
 
 // NewID gives a new record its identifier: a request field named in
-// IDFrom (or the id field itself), the next integer for integer ids, a
-// GUID for GUID ids, a slug of SlugFrom, else the next number as a
-// string.
+// IDFrom (or the id field itself), the next code of a numbered
+// collection's one sequence, the next integer for integer ids, a GUID
+// for GUID ids, a slug of SlugFrom, else the next number as a string.
 func (k *Coll) NewID(data map[string]any) (any, error) {
 	for _, f := range append(append([]string{}, k.Row.IDFrom...), k.Row.IDField) {
 		if v, ok := data[f]; ok && v != nil && idString(v) != "" {
 			return v, nil
 		}
+	}
+	if k.Row.Numbered {
+		return documents.NextCode(k.c.Tx, k.c.R.Eshop, k.Row.Name, k.c.Tx.Now().Year())
 	}
 	idNode := k.c.E.recordNode(k.Row).Prop(k.Row.IDField)
 	switch {
