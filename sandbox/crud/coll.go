@@ -258,6 +258,29 @@ func (k *Coll) Put(id string, rec map[string]any) error {
 	return nil
 }
 
+// position is the index of an embedded record in its parent's list, -1
+// for a top-level resource or an id not there.
+func (k *Coll) position(id string) int {
+	if k.Row.Parent == nil {
+		return -1
+	}
+	for i, el := range k.elements() {
+		if m, ok := el.(map[string]any); ok && idString(m[k.Row.IDField]) == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// replaceAt puts rec at index i of an embedded resource's list: a record
+// renamed by its update keeps its place (and its translations).
+func (k *Coll) replaceAt(i int, rec map[string]any) {
+	arr := k.elements()
+	arr[i] = rec
+	k.Parent[k.Row.Parent.Field] = arr
+	k.dirty = true
+}
+
 // SetAll replaces every element of an embedded resource.
 func (k *Coll) SetAll(recs []any) {
 	k.Parent[k.Row.Parent.Field] = recs

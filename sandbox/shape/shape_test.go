@@ -21,15 +21,20 @@ func decode(t *testing.T, s string) any {
 
 func text(v any) string { b, _ := json.Marshal(v); return string(b) }
 
-// TestConform: required keys get canonical defaults, values are repaired
-// to the canonical form, undeclared keys are dropped (metadata kept).
+// TestConform: required keys get canonical defaults, declared nullable
+// keys the value lacks are null (every declared property is answered),
+// values are repaired to the canonical form, undeclared keys are dropped
+// (metadata kept).
 func TestConform(t *testing.T) {
 	n := Response("GetDetailOfBrand")
 	if !n.Valid() {
 		t.Fatal("no brand detail node")
 	}
 	got := text(gen().Conform(decode(t, `{"name":"X","extra":1,"_meta":2,"showInBrandList":"true"}`), n))
-	want := `{"_meta":2,"guid":"","indexName":"","name":"X","showInBrandList":true,"showInCategoriesMenu":false}`
+	want := `{"_meta":2,"brandWeb":null,"contactEmail":null,"description":null,"europeanResellerContactEmail":null,` +
+		`"europeanResellerManufacturingCompanyName":null,"europeanResellerPostalAddress":null,"guid":"","indexName":"",` +
+		`"manufacturingCompanyName":null,"metaDescription":null,"metaTitle":null,"name":"X","postalAddress":null,` +
+		`"showInBrandList":true,"showInCategoriesMenu":false}`
 	if got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}

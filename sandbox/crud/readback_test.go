@@ -1,0 +1,111 @@
+package crud_test
+
+import "testing"
+
+// TestEmbeddedRename: a PATCH whose body gives an embedded record a new
+// identifier (a variant parameter value's rawValue, a filtering or
+// surcharge parameter value's valueIndex) moves the record to it: the
+// answer is 200, the new identifier finds the record in the place the
+// old one held, and the old one answers 404.
+func TestEmbeddedRename(t *testing.T) {
+	cases := []struct {
+		name, parent, base, field, list string
+	}{
+		{"variant parameter value", "variant-parameters", "/api/products/variant-parameters/", "rawValue", "data.values"},
+		{"filtering parameter value", "filtering-parameters", "/api/products/filtering-parameters/", "valueIndex", "data.values"},
+		{"surcharge parameter value", "surcharge-parameters", "/api/products/surcharge-parameters/", "valueIndex", "data.surchargeParameter.values"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := start(t)
+			key := "code"
+			if c.parent == "variant-parameters" {
+				key = "paramIndex"
+			}
+			parent := fixture(t, c.parent, "0."+key)
+			old := fixture(t, c.parent, "0.values.1."+c.field)
+			e.must(t, 200, "PATCH", c.base+parent+"/"+old, data(`{"`+c.field+`":"renamed-value"}`))
+			got := e.must(t, 200, "GET", c.base+parent, nil)
+			if v := got.Get(c.list + ".1." + c.field).String(); v != "renamed-value" {
+				t.Fatalf("the renamed value is not in its place: %s", got.Get(c.list).Raw)
+			}
+			if got.Get(c.list + `.#(` + c.field + `=="` + old + `")`).Exists() {
+				t.Fatalf("the old identifier is still there: %s", got.Get(c.list).Raw)
+			}
+			if r := e.call(t, "PATCH", c.base+parent+"/"+old, data(`{"`+c.field+`":"again"}`)); r.Status != 404 {
+				t.Fatalf("the old identifier: %d %s", r.Status, r.Body)
+			}
+			e.must(t, 200, "PATCH", c.base+parent+"/renamed-value", data(`{"priority":4}`))
+		})
+	}
+}
+
+// TestProductRequestValues: what a product request sets in the shape
+// the request declares is read back in the shape the answer declares: a
+// surcharge value's own price and visibility for the product, and
+// negativeStockAllowed true/false/null as "yes"/"no"/"default".
+func TestProductRequestValues(t *testing.T) {
+	e := start(t)
+	guid := fixture(t, "products", "0.guid")
+	code := fixture(t, "products", "0.variants.0.code")
+	sp := fixture(t, "surcharge-parameters", "0.code")
+	spv := fixture(t, "surcharge-parameters", "0.values.1.valueIndex")
+	cases := []struct {
+		negative any
+		want     string
+	}{{true, "yes"}, {false, "no"}, {nil, "default"}}
+	for _, c := range cases {
+		body := map[string]any{"data": map[string]any{
+			"variants":            []any{map[string]any{"code": code, "negativeStockAllowed": c.negative}},
+			"surchargeParameters": []any{map[string]any{"code": sp, "values": []any{map[string]any{"valueIndex": spv, "price": "77.00", "visible": false}}}},
+		}}
+		e.must(t, 200, "PATCH", "/api/products/"+guid, body)
+		got := e.must(t, 200, "GET", "/api/products/"+guid+"?include=surchargeParameters", nil)
+		if v := got.Get(`data.variants.#(code=="` + code + `").negativeStockAllowed`).String(); v != c.want {
+			t.Errorf("negativeStockAllowed %v read back as %q, want %q", c.negative, v, c.want)
+		}
+		val := got.Get(`data.surchargeParameters.#(code=="` + sp + `").values.#(valueIndex=="` + spv + `")`)
+		if val.Get("price").String() != "77.00" || val.Get("visible").Bool() {
+			t.Errorf("surcharge value read back %s, want price 77.00 and not visible", val.Raw)
+		}
+	}
+}
+
+// TestFlagsManagement: a product update's flagsManagement adds (or
+// re-dates) and removes single flags, leaving the others; an unknown
+// action answers 422 and an unknown flag 404, each naming the entry, and
+// nothing changes.
+func TestFlagsManagement(t *testing.T) {
+	e := start(t)
+	guid := fixture(t, "products", "2.guid") // flags preorder, new, free-shipping
+	path := "/api/products/" + guid + "?include=flags"
+	flags := func() string { return e.must(t, 200, "GET", path, nil).Get("data.flags.#.code").Raw }
+	e.must(t, 200, "PATCH", "/api/products/"+guid, data(`{"flagsManagement":[
+		{"action":"remove","code":"new"},
+		{"action":"add","code":"tip","dateFrom":"2026-01-01","dateTo":"2026-02-01"},
+		{"action":"add","code":"preorder","dateTo":"2026-03-01"}]}`))
+	if got := flags(); got != `["free-shipping","tip","preorder"]` {
+		t.Fatalf("flags %s", got)
+	}
+	tip := e.must(t, 200, "GET", path, nil).Get(`data.flags.#(code=="tip")`)
+	if tip.Get("dateFrom").String() != "2026-01-01" || tip.Get("dateTo").String() != "2026-02-01" {
+		t.Fatalf("tip %s", tip.Raw)
+	}
+	cases := []struct {
+		body     string
+		status   int
+		instance string
+	}{
+		{`{"flagsManagement":[{"action":"add","code":"new"},{"action":"toggle","code":"tip"}]}`, 422, "data.flagsManagement[1].action"},
+		{`{"flagsManagement":[{"action":"add","code":"no-such-flag"}]}`, 404, "data.flagsManagement[0].code"},
+	}
+	for _, c := range cases {
+		r := e.call(t, "PATCH", "/api/products/"+guid, data(c.body))
+		if r.Status != c.status || len(r.Env.Errors) != 1 || r.Env.Errors[0].Instance != c.instance {
+			t.Errorf("%s: %d %s", c.body, r.Status, r.Body)
+		}
+	}
+	if got := flags(); got != `["free-shipping","tip","preorder"]` {
+		t.Fatalf("a refused request changed the flags: %s", got)
+	}
+}
