@@ -1,6 +1,9 @@
 package crud_test
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestEmbeddedRename: a PATCH whose body gives an embedded record a new
 // identifier (a variant parameter value's rawValue, a filtering or
@@ -107,5 +110,43 @@ func TestFlagsManagement(t *testing.T) {
 	}
 	if got := flags(); got != `["free-shipping","tip","preorder"]` {
 		t.Fatalf("a refused request changed the flags: %s", got)
+	}
+}
+
+// TestUnfitValuesRefused: a text the record cannot hold (the request's
+// schema allows any text, the record keeps a date, a decimal, a word of
+// a list) answers 400 naming the field instead of being stored and then
+// answered as null; a value the record can hold in its canonical form
+// (a discount with two decimal places where it keeps four) is still
+// taken.
+func TestUnfitValuesRefused(t *testing.T) {
+	e := start(t)
+	cust := fixture(t, "customers", "0.guid")
+	group := fixture(t, "customer-groups", "0.id")
+	cases := []struct {
+		method, path, body string
+		status             int
+		instance, expect   string
+	}{
+		{"PATCH", "/api/customers/" + cust, `{"birthDate":"next tuesday"}`, 400, "data.birthDate", "a date like"},
+		{"PATCH", "/api/customers/groups/" + group, `{"maxDiscount":"a lot"}`, 400, "data.maxDiscount", "decimal number with 4"},
+		{"PATCH", "/api/customers/" + cust, `{"birthDate":"1990-05-17"}`, 200, "", ""},
+		{"PATCH", "/api/customers/groups/" + group, `{"maxDiscount":"0.15"}`, 200, "", ""},
+	}
+	for _, c := range cases {
+		r := e.call(t, c.method, c.path, data(c.body))
+		if r.Status != c.status {
+			t.Errorf("%s %s: %d, want %d: %s", c.path, c.body, r.Status, c.status, r.Body)
+			continue
+		}
+		if c.status == 400 && (len(r.Env.Errors) != 1 || r.Env.Errors[0].Instance != c.instance || !strings.Contains(r.Env.Errors[0].Message, c.expect)) {
+			t.Errorf("%s %s: %s", c.path, c.body, r.Body)
+		}
+	}
+	if b := e.must(t, 200, "GET", "/api/customers/"+cust, nil).Get("data.customer.birthDate").String(); b != "1990-05-17" {
+		t.Errorf("birthDate %q", b)
+	}
+	if d := e.must(t, 200, "GET", "/api/customers/groups", nil).Get(`data.customerGroups.#(id==` + group + `).maxDiscount`).String(); d != "0.1500" {
+		t.Errorf("maxDiscount %q", d)
 	}
 }
