@@ -215,7 +215,14 @@ func (c *Ctx) productVariants(k *Coll, rec map[string]any, list []any) ([]any, e
 		if o := old[code]; o != nil {
 			v = o
 		}
+		v["code"] = code
 		for key, val := range req {
+			if done, err := c.variantField(v, key, val, field, idString(rec["guid"])); done || err != nil {
+				if err != nil {
+					return nil, err
+				}
+				continue
+			}
 			switch key {
 			case "availabilityId", "availabilityWhenSoldOutId":
 				into := "availability"

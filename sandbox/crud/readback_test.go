@@ -150,3 +150,53 @@ func TestUnfitValuesRefused(t *testing.T) {
 		t.Errorf("maxDiscount %q", d)
 	}
 }
+
+// TestVariantReferences: a variant's consumptionTaxId, recyclingFeeId,
+// measure and packaging unit ids read back as the objects and names the
+// answer declares, and its stocksLocations as its amount and location per
+// stock, which the stock's supplies list too; an unknown id answers 404
+// naming the field.
+func TestVariantReferences(t *testing.T) {
+	e := start(t)
+	tax := fixture(t, "consumption-taxes", "0.id")
+	fee := fixture(t, "recycling-fee-categories", "0.id")
+	mu := fixture(t, "measure-units", "0.id")
+	unit := fixture(t, "units", "1.id")
+	stock := fixture(t, "stocks", "1.id")
+	body := data(`{"name":"Variant references","variants":[{"code":"VREF-1","price":"10.00",
+		"consumptionTaxId":` + tax + `,"recyclingFeeId":` + fee + `,
+		"measureUnit":{"measureAmount":"0.500","measureUnitId":` + mu + `,"packagingAmount":"2.000","packagingUnitId":` + unit + `},
+		"stocksLocations":[{"stockId":` + stock + `,"location":"B-07","amount":"4.000"}]}]}`)
+	guid := e.must(t, 201, "POST", "/api/products", body).Get("data.product.guid").String()
+	v := e.must(t, 200, "GET", "/api/products/"+guid, nil).Get("data.variants.0")
+	checks := map[string]string{
+		"consumptionTax.id":                                  tax,
+		"consumptionTax.name":                                fixture(t, "consumption-taxes", "0.name"),
+		"recyclingFee.id":                                    fee,
+		"recyclingFee.fee":                                   fixture(t, "recycling-fee-categories", "0.fee"),
+		"measureUnit.measureUnitName":                        fixture(t, "measure-units", "0.unitName"),
+		"measureUnit.packagingUnitName":                      fixture(t, "units", "1.name"),
+		`perStockAmounts.#(stockId==` + stock + `).location`: "B-07",
+		`perStockAmounts.#(stockId==` + stock + `).amount`:   "4.000",
+	}
+	for path, want := range checks {
+		if got := v.Get(path).String(); got != want {
+			t.Errorf("variant %s = %q, want %q", path, got, want)
+		}
+	}
+	sup := e.must(t, 200, "GET", "/api/stocks/"+stock+"/supplies?code=VREF-1", nil).Get("data.supplies.0")
+	if sup.Get("amount").String() != "4.000" || sup.Get("location").String() != "B-07" || sup.Get("productGuid").String() != guid {
+		t.Errorf("stock supply %s", sup.Raw)
+	}
+	for _, c := range []struct{ field, body string }{
+		{"data.variants[0].consumptionTaxId", `{"variants":[{"code":"VREF-1","consumptionTaxId":9999}]}`},
+		{"data.variants[0].recyclingFeeId", `{"variants":[{"code":"VREF-1","recyclingFeeId":9999}]}`},
+		{"data.variants[0].measureUnit.measureUnitId", `{"variants":[{"code":"VREF-1","measureUnit":{"measureUnitId":9999}}]}`},
+		{"data.variants[0].stocksLocations[0].stockId", `{"variants":[{"code":"VREF-1","stocksLocations":[{"stockId":9999,"location":"X"}]}]}`},
+	} {
+		r := e.call(t, "PATCH", "/api/products/"+guid, data(c.body))
+		if r.Status != 404 || len(r.Env.Errors) != 1 || r.Env.Errors[0].Instance != c.field {
+			t.Errorf("%s: %d %s", c.field, r.Status, r.Body)
+		}
+	}
+}
