@@ -32,10 +32,6 @@ func TestBatchRowShapes(t *testing.T) {
 	evtest.Read(t, "eshops/1001/products.json", &products)
 	evtest.Read(t, "eshops/1001/categories.json", &categories)
 	evtest.Read(t, "eshops/1001/pricelists.json", &lists)
-	var methods []map[string]any
-	evtest.Read(t, "eshops/1001/payment-methods.json", &methods)
-	var shipping []map[string]any
-	evtest.Read(t, "eshops/1001/shipping-methods.json", &shipping)
 	str := func(v any) string { return strings.Trim(jsonText(v), `"`) }
 	p0, p1 := str(products[0]["guid"]), str(products[1]["guid"])
 	cat0 := str(products[0]["defaultCategory"].(map[string]any)["guid"])
@@ -54,16 +50,7 @@ func TestBatchRowShapes(t *testing.T) {
 	img := func(p int) string { return str(products[p]["images"].([]any)[0].(map[string]any)["name"]) }
 	list0 := jsonText(lists[0]["id"])
 	lastGuid := func(back int) string { return str(products[len(products)-1-back]["guid"]) }
-	order := func(email string) map[string]any {
-		return map[string]any{"email": email, "paymentMethodGuid": methods[0]["guid"], "shippingGuid": shipping[1]["guid"],
-			"billingAddress": map[string]any{"fullName": "Batch Buyer", "street": "Krátká", "houseNumber": "3", "city": "Brno", "zip": "602 00", "countryCode": "CZ"},
-			"currency":       map[string]any{"code": "CZK"},
-			"items": []any{
-				map[string]any{"itemType": "product", "code": code0, "amount": "1.000", "vatRate": "21.00", "itemPriceWithVat": "100.00"},
-				map[string]any{"itemType": "shipping", "name": "Kurýr", "vatRate": "21.00", "itemPriceWithVat": "99.00"},
-				map[string]any{"itemType": "billing", "name": "Platba", "vatRate": "21.00", "itemPriceWithVat": "0.00"},
-			}}
-	}
+	order := orderRow(t)
 	type endpoint struct {
 		method, path string
 		cases        []shapeCase
@@ -164,21 +151,7 @@ func TestBatchRowShapes(t *testing.T) {
 // of POST /api/orders: with suppressDocumentGeneration the order gets no
 // invoice, without it it gets one; an unknown setting skips the row.
 func TestOrderRowSettings(t *testing.T) {
-	var methods, shipping, products []map[string]any
-	evtest.Read(t, "eshops/1001/payment-methods.json", &methods)
-	evtest.Read(t, "eshops/1001/shipping-methods.json", &shipping)
-	evtest.Read(t, "eshops/1001/products.json", &products)
-	code := products[0]["variants"].([]any)[0].(map[string]any)["code"]
-	order := func(email string) map[string]any {
-		return map[string]any{"email": email, "paymentMethodGuid": methods[0]["guid"], "shippingGuid": shipping[1]["guid"],
-			"billingAddress": map[string]any{"fullName": "Batch Buyer", "street": "Krátká", "houseNumber": "3", "city": "Brno", "zip": "602 00", "countryCode": "CZ"},
-			"currency":       map[string]any{"code": "CZK"},
-			"items": []any{
-				map[string]any{"itemType": "product", "code": code, "amount": "1.000", "vatRate": "21.00", "itemPriceWithVat": "100.00"},
-				map[string]any{"itemType": "shipping", "name": "Kurýr", "vatRate": "21.00", "itemPriceWithVat": "99.00"},
-				map[string]any{"itemType": "billing", "name": "Platba", "vatRate": "21.00", "itemPriceWithVat": "0.00"},
-			}}
-	}
+	order := orderRow(t)
 	e := evtest.Start(t, sandbox.Config{})
 	e.Register("job:finished")
 	id := submit(t, e, "POST", "/api/orders/batch", map[string]any{"batchFileUrlPath": jsonl(
@@ -203,5 +176,25 @@ func TestOrderRowSettings(t *testing.T) {
 	}
 	if n := invoices("documents@example.com"); n != 1 {
 		t.Errorf("without the flag: %d invoices, want 1", n)
+	}
+}
+
+// orderRow returns a builder of the data of a minimal order with
+// delivery (spec, item rule 1) for e-shop 1001, by e-mail.
+func orderRow(t *testing.T) func(email string) map[string]any {
+	var methods, shipping, products []map[string]any
+	evtest.Read(t, "eshops/1001/payment-methods.json", &methods)
+	evtest.Read(t, "eshops/1001/shipping-methods.json", &shipping)
+	evtest.Read(t, "eshops/1001/products.json", &products)
+	code := products[0]["variants"].([]any)[0].(map[string]any)["code"]
+	return func(email string) map[string]any {
+		return map[string]any{"email": email, "paymentMethodGuid": methods[0]["guid"], "shippingGuid": shipping[1]["guid"],
+			"billingAddress": map[string]any{"fullName": "Batch Buyer", "street": "Krátká", "houseNumber": "3", "city": "Brno", "zip": "602 00", "countryCode": "CZ"},
+			"currency":       map[string]any{"code": "CZK"},
+			"items": []any{
+				map[string]any{"itemType": "product", "code": code, "amount": "1.000", "vatRate": "21.00", "itemPriceWithVat": "100.00"},
+				map[string]any{"itemType": "shipping", "name": "Kurýr", "vatRate": "21.00", "itemPriceWithVat": "99.00"},
+				map[string]any{"itemType": "billing", "name": "Platba", "vatRate": "21.00", "itemPriceWithVat": "0.00"},
+			}}
 	}
 }

@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -11,30 +10,13 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
-)
 
-// aliasBombYAML is a "billion laughs" scenario: levels of aliases, each
-// a list of nine of the one before; 9 levels stand for 9^9 strings.
-func aliasBombYAML(levels int) []byte {
-	var b strings.Builder
-	b.WriteString("name: laughs\nvariables:\n  a0: &a0 [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n")
-	for i := 1; i <= levels; i++ {
-		fmt.Fprintf(&b, "  a%d: &a%d [", i, i)
-		for j := 0; j < 9; j++ {
-			if j > 0 {
-				b.WriteString(",")
-			}
-			fmt.Fprintf(&b, "*a%d", i-1)
-		}
-		b.WriteString("]\n")
-	}
-	fmt.Fprintf(&b, "steps: *a%d\n", levels)
-	return []byte(b.String())
-}
+	"github.com/eshop-sandbox/sandbox/sandbox/internal/hostile"
+)
 
 // deepYAML nests flow sequences depth levels deep under steps.
 func deepYAML(depth int) []byte {
-	return []byte("name: deep\nsteps: " + strings.Repeat("[", depth) + strings.Repeat("]", depth) + "\n")
+	return append([]byte("name: deep\nsteps: "), append(hostile.Nested(depth), '\n')...)
 }
 
 // TestParseBounds: hostile scenario files get a clear, positioned
@@ -49,7 +31,7 @@ func TestParseBounds(t *testing.T) {
 		want string // in the first problem's message
 		line int
 	}{
-		{"billion laughs", aliasBombYAML(9), "aliases (*name) expand the file", 4},
+		{"billion laughs", append([]byte("name: laughs\n"), hostile.AliasBomb(9, "steps")...), "aliases (*name) expand the file", 3},
 		{"nesting past the parser's limit", deepYAML(20000), "exceeded max depth", 0},
 		{"nesting within the parser's limit", deepYAML(9000), "nest deeper than", 2},
 		{"invalid UTF-8", []byte("name: \xff\xfe\nsteps: []\n"), "invalid", 0},
