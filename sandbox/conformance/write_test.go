@@ -145,6 +145,10 @@ func TestWriteConformance(t *testing.T) {
 	sort.Strings(missing)
 	sort.Strings(failing)
 	fmt.Printf("%d/%d write endpoints conform, each read back\n", conform, writeEndpoints)
+	for _, gap := range knownGaps(table) {
+		fmt.Printf("  known gap, not sent or not compared: %s\n", gap)
+		t.Logf("known gap, not sent or not compared: %s", gap)
+	}
 	if len(missing) > 0 {
 		t.Errorf("write endpoints without an entry in the write table: %s", strings.Join(missing, ", "))
 	}
@@ -156,4 +160,23 @@ func TestWriteConformance(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// knownGaps lists the body fields the table leaves out or accepts as
+// read back differently because of a defect it leaves to another
+// package (their reason starts with "KNOWN GAP"), so every run says
+// what the suite does not hold the sandbox to.
+func knownGaps(table []*wentry) []string {
+	var out []string
+	for _, en := range table {
+		for _, m := range []map[string]string{en.omit, en.differ} {
+			for path, why := range m {
+				if strings.HasPrefix(why, "KNOWN GAP") {
+					out = append(out, en.op+" data."+path+": "+strings.TrimPrefix(why, "KNOWN GAP: "))
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }
