@@ -363,7 +363,7 @@ func (c *client) readBack(en *wentry, vars groupVars, a *answer, before, body an
 		r.check("read-back GET %s: %d fields as sent (%s)", path, len(cmp.equal), strings.Join(cmp.equal, ", "))
 	}
 	if len(accepted) > 0 {
-		r.check("read back changed by design: %s", strings.Join(accepted, ", "))
+		r.check("read back otherwise, for the reason given: %s", strings.Join(accepted, ", "))
 	}
 	if len(cmp.absent) > 0 {
 		r.check("not shown by the read-back: %s", strings.Join(cmp.absent, ", "))
