@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"io/fs"
+	"net/textproto"
 	"strings"
 	"time"
 )
@@ -77,6 +78,11 @@ type Headers struct {
 	SandboxFault    string // header naming a scenario fault for one call
 	VendorMediaType string // application/vnd.<prefix>.v1.0
 	VendorResponse  string // application/vnd.<prefix>.v1.0+json
+	// The token headers as net/http keys them (canonical MIME form,
+	// "Service-Private-Api-Token"), for reading them without
+	// canonicalising the name on every request.
+	AccessTokenKey  string
+	PrivateTokenKey string
 }
 
 // NewHeaders derives the header names from a brand prefix.
@@ -93,5 +99,7 @@ func NewHeaders(prefix string) Headers {
 		SandboxFault:    prefix + "-Sandbox-Fault",
 		VendorMediaType: "application/vnd." + lower + ".v1.0",
 		VendorResponse:  "application/vnd." + lower + ".v1.0+json",
+		AccessTokenKey:  textproto.CanonicalMIMEHeaderKey(prefix + "-Access-Token"),
+		PrivateTokenKey: textproto.CanonicalMIMEHeaderKey(prefix + "-Private-API-Token"),
 	}
 }

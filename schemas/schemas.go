@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -58,7 +59,22 @@ type Catalogue struct {
 
 // LoadCatalogue parses the embedded index.json. It exists so that packages
 // which only need the endpoint list do not pay for compiling the schemas.
+// The embedded index is parsed once per process; every caller gets its own
+// copy of the lists, so no caller can change another's.
 func LoadCatalogue() (*Catalogue, error) {
+	c, err := catalogue()
+	if err != nil {
+		return nil, err
+	}
+	out := &Catalogue{Endpoints: slices.Clone(c.Endpoints), Events: slices.Clone(c.Events), JobStatuses: slices.Clone(c.JobStatuses)}
+	for i := range out.Endpoints {
+		e := &out.Endpoints[i]
+		e.PathParams, e.QueryParams = slices.Clone(e.PathParams), slices.Clone(e.QueryParams)
+	}
+	return out, nil
+}
+
+var catalogue = sync.OnceValues(func() (*Catalogue, error) {
 	raw, err := FS.ReadFile(indexPath)
 	if err != nil {
 		return nil, fmt.Errorf("schemas: %w", err)
@@ -68,7 +84,7 @@ func LoadCatalogue() (*Catalogue, error) {
 		return nil, fmt.Errorf("schemas: parse %s: %w", indexPath, err)
 	}
 	return &c, nil
-}
+})
 
 // Decode reads one JSON value the way the validators expect it: objects as
 // map[string]any, arrays as []any and numbers as json.Number (so integers
@@ -107,7 +123,7 @@ type Set struct {
 	requests  map[string]*entry // by operation
 	responses map[string]*entry
 	snapshots map[string]*entry
-	defs      map[string]*entry // by $defs key
+	defs      func() map[string]*entry // by $defs key, indexed on first use
 
 	mu       sync.Mutex           // serialises use of compiler (not safe for concurrent use)
 	compiler *jsonschema.Compiler // shared, so defs.json is compiled only once
@@ -171,7 +187,6 @@ func Compile() (*Set, error) {
 		requests:  map[string]*entry{},
 		responses: map[string]*entry{},
 		snapshots: map[string]*entry{},
-		defs:      map[string]*entry{},
 		compiler:  newCompiler(),
 	}
 
@@ -204,22 +219,28 @@ func Compile() (*Set, error) {
 		}
 	}
 
-	raw, err := FS.ReadFile(defsPath)
-	if err != nil {
-		return nil, fmt.Errorf("schemas: %w", err)
-	}
-	var defs struct {
-		Defs map[string]json.RawMessage `json:"$defs"`
-	}
-	if err := json.Unmarshal(raw, &defs); err != nil {
-		return nil, fmt.Errorf("schemas: parse %s: %w", defsPath, err)
-	}
-	for name := range defs.Defs {
-		s.defs[name] = &entry{
-			url:  BaseURL + defsPath + "#/$defs/" + pointerToken(name),
-			name: defsPath + " entity " + name,
+	// defs.json is large and its entities are only needed to check
+	// fixture folders: index them on first use, not at every start.
+	s.defs = sync.OnceValue(func() map[string]*entry {
+		out := map[string]*entry{}
+		raw, err := FS.ReadFile(defsPath)
+		if err != nil {
+			return out
 		}
-	}
+		var defs struct {
+			Defs map[string]json.RawMessage `json:"$defs"`
+		}
+		if json.Unmarshal(raw, &defs) != nil {
+			return out // the package tests (CompileAll) rule a broken file out
+		}
+		for name := range defs.Defs {
+			out[name] = &entry{
+				url:  BaseURL + defsPath + "#/$defs/" + pointerToken(name),
+				name: defsPath + " entity " + name,
+			}
+		}
+		return out
+	})
 	return s, nil
 }
 
@@ -229,7 +250,7 @@ func Compile() (*Set, error) {
 // compiles, and for callers that prefer to pay the compilation cost (about
 // 300 ms) up front.
 func (s *Set) CompileAll() error {
-	for _, m := range []map[string]*entry{s.files, s.defs} {
+	for _, m := range []map[string]*entry{s.files, s.defs()} {
 		names := make([]string, 0, len(m))
 		for n := range m {
 			names = append(names, n)
@@ -298,7 +319,7 @@ func (s *Set) SnapshotItem(operation string) *jsonschema.Schema {
 // validate fixture records before they are served. Each entity is compiled
 // on first use and cached.
 func (s *Set) Def(name string) (*jsonschema.Schema, error) {
-	e, ok := s.defs[name]
+	e, ok := s.defs()[name]
 	if !ok {
 		return nil, fmt.Errorf("schemas: no entity %q in %s", name, defsPath)
 	}

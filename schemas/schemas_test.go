@@ -136,7 +136,7 @@ func TestEveryEndpointSchemaCompiles(t *testing.T) {
 	if err := s.CompileAll(); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("CompileAll: %v for %d files and %d entities", time.Since(start), len(s.files), len(s.defs))
+	t.Logf("CompileAll: %v for %d files and %d entities", time.Since(start), len(s.files), len(s.defs()))
 
 	cat, err := LoadCatalogue()
 	if err != nil {

@@ -69,8 +69,8 @@ func (m *Model) callDetail(c *bus.Call) string {
 	writeBody(&b, c.ReqBody)
 	m.section(&b, "Response headers", "")
 	writeHeaders(&b, c.RespHeader)
-	m.section(&b, "Response body", sizeNote(len(c.RespBody), c.RespBodySize))
-	writeBody(&b, c.RespBody)
+	m.section(&b, "Response body", sizeNote(c.RespBody.Len(), c.RespBodySize))
+	writeBody(&b, c.RespBody.Bytes())
 	return strings.TrimRight(b.String(), "\n")
 }
 

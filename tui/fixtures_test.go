@@ -102,7 +102,7 @@ func testCall(i int, method, path string, status, eshop int) *bus.Call {
 		Duration: time.Duration(1+i%7) * 1500 * time.Microsecond, Eshop: eshop, Method: method, Path: path, Status: status,
 		ReqHeader:  http.Header{"Content-Type": {"application/json"}, "Host": {"127.0.0.1:8080"}},
 		RespHeader: http.Header{"Content-Type": {"application/json"}, "X-Request-Id": {fmt.Sprintf("00000000-0000-4000-8000-%012d", i)}},
-		RespBody:   []byte(fmt.Sprintf(`{"data":{"n":%d},"errors":null,"metadata":{"requestId":"00000000-0000-4000-8000-%012d"}}`, i, i)),
+		RespBody:   bus.NewBody([]byte(fmt.Sprintf(`{"data":{"n":%d},"errors":null,"metadata":{"requestId":"00000000-0000-4000-8000-%012d"}}`, i, i))),
 	}
 	if eshop != 0 {
 		c.TokenKind = "private"

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 )
@@ -33,8 +34,12 @@ func serveBare(path string) {
 		os.Exit(1)
 	}
 	fmt.Println(l.Addr().String())
+	size := strconv.Itoa(len(body))
 	_ = http.Serve(l, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The same framing the sandbox uses for a cached answer: its
+		// length announced, so neither side pays for chunking.
 		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Length", size)
 		_, _ = w.Write(body)
 	}))
 }

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -33,5 +35,40 @@ func TestRoutesGolden(t *testing.T) {
 	}
 	if !bytes.Equal(out.Bytes(), want) {
 		t.Fatalf("sandbox routes changed; if intended, run with -update. Got:\n%s", out.String())
+	}
+}
+
+// TestRoutesPipeline: --pipeline lists the live steps in the order a
+// request takes them, and the route table shows each alias under its
+// route (the same operation, not a rewrite).
+func TestRoutesPipeline(t *testing.T) {
+	var out bytes.Buffer
+	if err := printPipeline(&out, true); err != nil {
+		t.Fatal(err)
+	}
+	var steps []struct{ Stage, Name string }
+	if err := json.Unmarshal(out.Bytes(), &steps); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range steps {
+		names = append(names, s.Name)
+	}
+	want := "call host traffic cross-site limits body write-lock faults endpoint"
+	if got := strings.Join(names, " "); got != want {
+		t.Fatalf("pipeline %q, want %q", got, want)
+	}
+	rows, err := routeTable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := map[string]string{}
+	for _, r := range rows {
+		for _, a := range r.Aliases {
+			found[a.Method+" "+a.Path] = r.Operation
+		}
+	}
+	if found["PATCH /orders/{code}/status"] != "UpdateOrderStatus" || found["POST /api/products/{guid}/gifts"] != "SetGiftsToProduct" {
+		t.Fatalf("aliases %v", found)
 	}
 }

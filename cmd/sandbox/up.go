@@ -2,13 +2,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"os/signal"
-	"sort"
+	"runtime"
 	"syscall"
 	"time"
 
@@ -54,6 +53,9 @@ file is closed).`,
 			return bindEnv(cmd)
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			// No heap profile is ever taken from a running sandbox: do not
+			// pay for sampling one on every request.
+			runtime.MemProfileRate = 0
 			level := slog.LevelInfo
 			if err := level.UnmarshalText([]byte(logLevel)); err != nil {
 				return fmt.Errorf("--log-level: %v", err)
@@ -189,33 +191,20 @@ func warnExposed(w io.Writer, a *app.App) {
 func printBanner(w io.Writer, a *app.App) {
 	h := sandbox.NewHeaders(a.Config.HeaderPrefix)
 	fmt.Fprintf(w, "sandbox is up\n  base URL:      %s\n  control plane: %s/_sandbox/\n", a.BaseURL(), a.BaseURL())
-	_ = a.Store.View(func(tx *store.Tx) error {
-		metas, _ := eshop.List(tx)
-		type tokenLine struct{ eshop, line string }
-		var lines []tokenLine
-		_ = tx.Scan(store.Global, auth.TokensCollection, func(_ string, doc []byte) bool {
-			var t auth.Token
-			if json.Unmarshal(doc, &t) != nil {
-				return true
-			}
-			switch {
-			case t.Kind == auth.KindPrivate:
-				lines = append(lines, tokenLine{fmt.Sprint(t.EshopID), fmt.Sprintf("    %s: %s   (%s)", h.PrivateToken, t.Token, t.Name)})
-			case !t.Expired(tx.Now()):
-				lines = append(lines, tokenLine{fmt.Sprint(t.EshopID), fmt.Sprintf("    %s: %s   (add-on %s)", h.AccessToken, t.Token, t.Addon)})
-			}
-			return true
-		})
-		sort.SliceStable(lines, func(i, j int) bool { return lines[i].eshop < lines[j].eshop })
-		for _, m := range metas {
-			fmt.Fprintf(w, "  e-shop %d %q: %s\n", m.ID, m.Name, a.Site.EshopURL(m.ID))
-			for _, l := range lines {
-				if l.eshop == fmt.Sprint(m.ID) {
-					fmt.Fprintln(w, l.line)
-				}
+	var creds []eshop.Credentials
+	_ = a.Store.View(func(tx *store.Tx) (err error) {
+		creds, err = eshop.ListCredentials(tx)
+		return err
+	})
+	for _, e := range creds {
+		fmt.Fprintf(w, "  e-shop %d %q: %s\n", e.ID, e.Name, a.Site.EshopURL(e.ID))
+		for _, t := range e.Callable() {
+			if t.Kind == auth.KindPrivate {
+				fmt.Fprintf(w, "    %s: %s   (%s)\n", h.PrivateToken, t.Token, t.Name)
+			} else {
+				fmt.Fprintf(w, "    %s: %s   (add-on %s)\n", h.AccessToken, t.Token, t.Addon)
 			}
 		}
-		return nil
-	})
+	}
 	fmt.Fprintf(w, "try: curl -H 'Content-Type: application/json' -H '%s: <token>' %s/api/eshop\n", h.PrivateToken, a.BaseURL())
 }

@@ -58,30 +58,17 @@ func loadAddon(tx *store.Tx, eshopID int, name string) (*auth.Addon, error) {
 	if _, err := eshop.Get(tx, eshopID); err != nil {
 		return nil, err
 	}
-	raw, err := tx.Get(eshopID, auth.AddonsCollection, name)
+	a, err := auth.GetAddon(tx, eshopID, name)
 	if errors.Is(err, sandbox.ErrNotFound) {
 		return nil, sandbox.NotFound(name, "E-shop %d has no add-on %q. PUT /_sandbox/eshops/%d/addons/%s configures one.", eshopID, name, eshopID, name)
 	}
 	if err != nil {
 		return nil, err
 	}
-	var a auth.Addon
-	if err := json.Unmarshal(raw, &a); err != nil {
-		return nil, err
-	}
 	if a.Status == "" {
 		a.Status = auth.StatusInstalled
 	}
-	return &a, nil
-}
-
-func putAddon(tx *store.Tx, eshopID int, a *auth.Addon) error {
-	raw, err := json.Marshal(a)
-	if err != nil {
-		return err
-	}
-	_, err = tx.Put(eshopID, auth.AddonsCollection, a.Name, raw)
-	return err
+	return a, nil
 }
 
 func (s *Service) list(r *api.Request) (any, error) {
@@ -92,7 +79,7 @@ func (s *Service) list(r *api.Request) (any, error) {
 			return err
 		}
 		var names []string
-		if err := tx.Scan(id, auth.AddonsCollection, func(name string, _ []byte) bool { names = append(names, name); return true }); err != nil {
+		if err := auth.EachAddon(tx, id, func(a *auth.Addon) bool { names = append(names, a.Name); return true }); err != nil {
 			return err
 		}
 		for _, n := range names {
@@ -211,7 +198,7 @@ func (s *Service) Configure(eshopID int, name string, c Config) (*View, bool, er
 		if c.Endpoints != nil || created {
 			ad.Endpoints = mergeEndpoints(ad.Endpoints, wanted)
 		}
-		if err := putAddon(tx, eshopID, ad); err != nil {
+		if err := auth.PutAddon(tx, eshopID, ad); err != nil {
 			return err
 		}
 		v, err = s.view(tx, eshopID, ad)

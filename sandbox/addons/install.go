@@ -277,7 +277,7 @@ func (s *Service) addonForInstall(tx *store.Tx, eshopID int, name string) (*auth
 				cp.Endpoints = append(cp.Endpoints, auth.EndpointGrant{Endpoint: g.Endpoint, Action: "add"})
 			}
 		}
-		return &cp, putAddon(tx, eshopID, &cp)
+		return &cp, auth.PutAddon(tx, eshopID, &cp)
 	}
 	return nil, err
 }

@@ -62,7 +62,7 @@ func (s *Service) Lifecycle(eshopID int, name, action string) (*LifecycleResult,
 				action, name, eshopID, ad.Status, action, strings.Join(tr.from, " or "))
 		}
 		ad.Status = tr.to
-		if err := putAddon(tx, eshopID, ad); err != nil {
+		if err := auth.PutAddon(tx, eshopID, ad); err != nil {
 			return err
 		}
 		if tr.revoke {
@@ -145,7 +145,7 @@ func (s *Service) Approve(eshopID int, name string, endpoints []string) (*Approv
 			kept = append(kept, auth.EndpointGrant{Endpoint: g.Endpoint, Approved: true})
 		}
 		ad.Endpoints = kept
-		if err := putAddon(tx, eshopID, ad); err != nil {
+		if err := auth.PutAddon(tx, eshopID, ad); err != nil {
 			return err
 		}
 		out.Addon, err = s.view(tx, eshopID, ad)

@@ -296,3 +296,40 @@ func TestEncodedJSONFastPath(t *testing.T) {
 		t.Fatalf("not one envelope object: %s", raw)
 	}
 }
+
+// TestDecodeBody: one typed decoder for every handler: strict about
+// fields, clear about what is wrong, and an empty body is "absent".
+func TestDecodeBody(t *testing.T) {
+	s := NewServer(Options{Headers: sandbox.NewHeaders("Service"), IDs: sandbox.NewIDs(3)})
+	_ = s.HandleRoutes([]Route{{Operation: "sandbox.thing", Method: "POST", Path: "/_sandbox/thing", Public: true, NoContentType: true,
+		Handler: func(r *Request) (any, error) {
+			var in struct {
+				Name string `json:"name"`
+				N    int    `json:"n"`
+			}
+			present, err := r.DecodeBody(&in)
+			if err != nil {
+				return nil, err
+			}
+			return map[string]any{"present": present, "name": in.Name, "n": in.N}, nil
+		}}})
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	tests := []struct {
+		body, want string
+		status     int
+	}{
+		{``, `"present":false`, 200},
+		{`{"name":"a","n":2}`, `"name":"a","present":true`, 200},
+		{`{"name":"a","extra":1}`, `unknown field \"extra\"`, 422},
+		{`[1]`, `must be a JSON object`, 422},
+		{`{"name":`, `not valid JSON`, 422},
+		{`{"n":"x"}`, `does not match`, 422},
+	}
+	for _, tc := range tests {
+		resp, _, raw := call(t, ts, "POST", "/_sandbox/thing", "", "application/json", tc.body)
+		if resp.StatusCode != tc.status || !strings.Contains(raw, tc.want) {
+			t.Errorf("%q: %d %s", tc.body, resp.StatusCode, raw)
+		}
+	}
+}

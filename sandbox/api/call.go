@@ -44,6 +44,14 @@ type Call struct {
 
 	body     []byte
 	bodyRead bool
+	shared   []byte // immutable bytes the answer writes (a cached rendering)
+}
+
+// Shared reports whether p is the immutable (cached) body bytes the answer
+// wrote, which an observer may keep without copying. A nil call shares
+// nothing.
+func (c *Call) Shared(p []byte) bool {
+	return c != nil && len(p) > 0 && len(p) == len(c.shared) && &p[0] == &c.shared[0]
 }
 
 type callKey struct{}

@@ -77,8 +77,17 @@ func hostOnly(hostport string) string {
 
 // Allows reports whether the sandbox answers to a Host header value.
 func (h *Hosts) Allows(hostport string) bool {
-	if hostport == "" { // HTTP/1.0 without Host: no browser sends that
+	switch hostport {
+	case "": // HTTP/1.0 without Host: no browser sends that
 		return true
+	case "127.0.0.1", "localhost", "[::1]":
+		return true
+	}
+	if i := strings.LastIndexByte(hostport, ':'); i > 0 && hostport[len(hostport)-1] != ']' {
+		switch hostport[:i] { // the usual forms, without allocating
+		case "127.0.0.1", "localhost", "[::1]":
+			return true
+		}
 	}
 	host := normalHost(hostOnly(hostport))
 	if host == "localhost" || h.names[host] {

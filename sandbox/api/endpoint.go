@@ -73,7 +73,7 @@ func (s *Server) writeResult(w http.ResponseWriter, r *http.Request, out any) {
 // checkContentType enforces the spec's Versioning rule 2: every request
 // carries Content-Type, application/json or the vendor media type.
 func (s *Server) checkContentType(r *http.Request) error {
-	ct := r.Header.Get("Content-Type")
+	ct := headerValue(r.Header, "Content-Type")
 	if ct == "" {
 		return sandbox.Errorf(sandbox.KindUnprocessable, sandbox.CodeInvalidContentType, "Content-Type",
 			"The Content-Type header is required on every request: send application/json or %s.", s.headers.VendorMediaType)
@@ -87,4 +87,13 @@ func (s *Server) checkContentType(r *http.Request) error {
 	}
 	return sandbox.Errorf(sandbox.KindUnprocessable, sandbox.CodeInvalidContentType, "Content-Type",
 		"Content-Type %q is not supported: send application/json or %s.", ct, s.headers.VendorMediaType)
+}
+
+// headerValue reads a header by its canonical name without canonicalising
+// it again (http.Header.Get does, on every call).
+func headerValue(h http.Header, canonical string) string {
+	if v := h[canonical]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }

@@ -9,7 +9,9 @@ package api
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
@@ -91,6 +93,9 @@ func (s *Server) writeJSON(w http.ResponseWriter, r *http.Request, status int, d
 	}
 }
 
+// envelopeHead opens an envelope whose data follows.
+const envelopeHead = `{"data":`
+
 // WriteEnvelope writes data and errors in the envelope with the request's
 // id, answering in the vendor media type when the client sent it. It is
 // exported for middleware outside the router (limits, faults) that must
@@ -99,16 +104,20 @@ func (s *Server) writeJSON(w http.ResponseWriter, r *http.Request, status int, d
 func WriteEnvelope(w http.ResponseWriter, r *http.Request, h sandbox.Headers, status int, data any, errs []ErrorItem) error {
 	id := RequestIDOf(r)
 	if raw, ok := data.(EncodedJSON); ok && errs == nil {
-		// Fast path for data rendered (and cached) beforehand: no re-encoding.
-		b := make([]byte, 0, len(raw)+96)
-		b = append(b, `{"data":`...)
-		b = append(b, raw...)
-		b = append(b, `,"errors":null,"metadata":{"requestId":"`...)
-		b = append(b, id...)
-		b = append(b, "\"}}\n"...)
-		w.Header().Set("Content-Type", ResponseType(r, h))
+		// Fast path for data rendered (and cached) beforehand: no
+		// re-encoding, and no copy of the (often large) cached bytes: the
+		// envelope goes out in three writes with its length announced.
+		tail := `,"errors":null,"metadata":{"requestId":"` + id + "\"}}\n"
+		hdr := w.Header()
+		hdr.Set("Content-Type", ResponseType(r, h))
+		hdr["Content-Length"] = []string{strconv.Itoa(len(envelopeHead) + len(raw) + len(tail))}
 		w.WriteHeader(status)
-		_, _ = w.Write(b)
+		if c := CallOf(r); c != nil {
+			c.shared = raw // cached and never changed: observers keep it as it is
+		}
+		_, _ = io.WriteString(w, envelopeHead)
+		_, _ = w.Write(raw)
+		_, _ = io.WriteString(w, tail)
 		return nil
 	}
 	var buf bytes.Buffer
@@ -150,7 +159,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 
 // ResponseType answers in the vendor media type when the client sent it.
 func ResponseType(r *http.Request, h sandbox.Headers) string {
-	if strings.HasPrefix(strings.ToLower(r.Header.Get("Content-Type")), h.VendorMediaType) {
+	if ct := headerValue(r.Header, "Content-Type"); len(ct) >= len(h.VendorMediaType) && strings.EqualFold(ct[:len(h.VendorMediaType)], h.VendorMediaType) {
 		return h.VendorResponse
 	}
 	return "application/json"

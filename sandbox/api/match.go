@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/gorilla/mux"
 )
@@ -24,18 +25,41 @@ type entry struct {
 // hundreds of routes tried one by one; the router takes the rest. Both
 // keep one order (most specific path first; first match wins).
 type matcher struct {
-	router  *mux.Router
-	byRoute map[*mux.Route]*entry
 	fast    *segments
 	entries []*entry
+
+	mu      sync.Mutex
+	router  *mux.Router // the router's share, built on first need (see routerFor)
+	byRoute map[*mux.Route]*entry
 }
 
-func newMatcher() *matcher {
+func newMatcher() *matcher { return &matcher{fast: newSegments()} }
+
+// routerFor returns the router holding the entries the segment table
+// leaves to it: those from the first one it cannot hold on. Compiling a
+// router route costs regular expressions, so only those are compiled, and
+// only once a request needs them (with every route within one segment, as
+// the reference's are, never).
+func (m *matcher) routerFor() (*mux.Router, map[*mux.Route]*entry) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.router == nil {
+		m.router, m.byRoute = buildRouter(m.entries[min(m.fast.firstOther, len(m.entries)):])
+	}
+	return m.router, m.byRoute
+}
+
+// buildRouter registers entries in a gorilla/mux router, in order.
+func buildRouter(es []*entry) (*mux.Router, map[*mux.Route]*entry) {
 	r := mux.NewRouter()
 	// Unclean paths (// or dot segments) must not be cleaned and
 	// redirected: they answer 404 in the envelope (see clean).
 	r.SkipClean(true)
-	return &matcher{router: r, byRoute: map[*mux.Route]*entry{}, fast: newSegments()}
+	by := map[*mux.Route]*entry{}
+	for _, e := range es {
+		by[r.NewRoute().Path(e.path).Methods(e.method).Name(e.route.Operation)] = e
+	}
+	return r, by
 }
 
 // add registers routes (with their aliases) in the matching order: segment
@@ -59,10 +83,11 @@ func (m *matcher) add(routes []*Route) {
 	for _, e := range es {
 		e.order = len(m.entries)
 		m.entries = append(m.entries, e)
-		mr := m.router.NewRoute().Path(e.path).Methods(e.method).Name(e.route.Operation)
-		m.byRoute[mr] = e
 		m.fast.add(e)
 	}
+	m.mu.Lock()
+	m.router, m.byRoute = nil, nil // rebuilt for the new entries on first need
+	m.mu.Unlock()
 }
 
 // moreSpecific orders paths so that, segment by segment, literals come
@@ -92,11 +117,12 @@ func (m *matcher) match(r *http.Request) ([]*entry, map[string]string) {
 	if es, vars, ok := m.fast.match(r); ok {
 		return es, vars
 	}
+	router, byRoute := m.routerFor()
 	var rm mux.RouteMatch
-	if !m.router.Match(r, &rm) || rm.Route == nil || rm.MatchErr != nil {
+	if !router.Match(r, &rm) || rm.Route == nil || rm.MatchErr != nil {
 		return nil, nil
 	}
-	first := m.byRoute[rm.Route]
+	first := byRoute[rm.Route]
 	if first == nil {
 		return nil, nil
 	}
@@ -137,10 +163,22 @@ func clean(p string) bool {
 // (first match wins), and gives up (the router decides) on no match and
 // when an entry it does not know comes earlier in the order.
 type segments struct {
-	byCount map[int][]segEntry
+	// byKey holds the entries by segment count and first two segments
+	// ("3 api products"); an entry whose second segment is a variable
+	// is under "3 api *". Each list keeps the matching order, and a
+	// request looks at its own two lists only, merged by order, rather
+	// than at every route of its length.
+	byKey map[segKey][]segEntry
 	// firstOther is the order of the first entry with a pattern that may
 	// span segments; entries from there on are the router's.
 	firstOther int
+}
+
+// segKey is the index key of a path's segments: their count and the
+// first two ("*" for a variable second segment).
+type segKey struct {
+	count         int
+	first, second string
 }
 
 type segEntry struct {
@@ -152,7 +190,7 @@ type segEntry struct {
 }
 
 func newSegments() *segments {
-	return &segments{byCount: map[int][]segEntry{}, firstOther: int(^uint(0) >> 1)}
+	return &segments{byKey: map[segKey][]segEntry{}, firstOther: int(^uint(0) >> 1)}
 }
 
 func (f *segments) add(e *entry) {
@@ -183,7 +221,16 @@ func (f *segments) add(e *entry) {
 		}
 		se.segs[i] = s
 	}
-	f.byCount[len(segs)] = append(f.byCount[len(segs)], se)
+	if se.vars[0] != "" { // a variable first segment: no such route; the router takes it
+		f.firstOther = min(f.firstOther, e.order)
+		return
+	}
+	second := "*"
+	if len(segs) > 1 && se.vars[1] == "" {
+		second = segs[1]
+	}
+	key := segKey{len(segs), segs[0], second}
+	f.byKey[key] = append(f.byKey[key], se)
 }
 
 // match returns the entries and path variables the router would choose,
@@ -194,9 +241,23 @@ func (f *segments) match(r *http.Request) (es []*entry, vars map[string]string, 
 		return nil, nil, false
 	}
 	segs := strings.Split(p[1:], "/")
-	cands := f.byCount[len(segs)]
-	for i := range cands {
-		c := &cands[i]
+	second := ""
+	if len(segs) > 1 {
+		second = segs[1]
+	}
+	lit, wild := f.byKey[segKey{len(segs), segs[0], second}], f.byKey[segKey{len(segs), segs[0], "*"}]
+	if second == "*" { // a literal "*" segment: only the variable list applies
+		lit = nil
+	}
+	for i, j := 0, 0; i < len(lit) || j < len(wild); {
+		var c *segEntry // the next candidate in matching order
+		if j >= len(wild) || (i < len(lit) && lit[i].order < wild[j].order) {
+			c = &lit[i]
+			i++
+		} else {
+			c = &wild[j]
+			j++
+		}
 		if c.order > f.firstOther {
 			return nil, nil, false
 		}

@@ -49,6 +49,7 @@ func TestFastRoutesAgreeWithRouter(t *testing.T) {
 		"PUT /_sandbox/eshops/1001/order-statuses/-3", "PUT /_sandbox/eshops/abc/order-statuses/1", "GET /_sandbox/eshops/1001/addons",
 		"GET /zz/files/a/b/c", "POST /eshops/1001/action/ApiOAuthServer/token", "POST /eshops/x/action/ApiOAuthServer/token",
 		"GET /api/products/", "GET /api//products", "GET /api/./products", "GET /", "DELETE /api/products", "GET /api/nowhere/at/all")
+	router, _ := buildRouter(s.match.entries) // every route in the router, for comparison
 	fast := 0
 	for _, mp := range paths {
 		method, path, _ := strings.Cut(mp, " ")
@@ -56,7 +57,7 @@ func TestFastRoutesAgreeWithRouter(t *testing.T) {
 		var m mux.RouteMatch
 		want := ""
 		var wantVars map[string]string
-		if s.match.router.Match(r, &m) && m.Route != nil && m.MatchErr == nil {
+		if router.Match(r, &m) && m.Route != nil && m.MatchErr == nil {
 			want, wantVars = m.Route.GetName(), m.Vars
 		}
 		es, vars, ok := s.match.fast.match(r)
@@ -87,5 +88,33 @@ func fillVars(path, v string) string {
 		}
 		j := strings.IndexByte(path[i:], '}')
 		path = path[:i] + v + path[i+j+1:]
+	}
+}
+
+// TestRouterTakesWhatSegmentsCannot: a route whose variable spans
+// segments is matched by gorilla/mux, built on first need with the routes
+// from it on, and a route the segment table holds still wins before it.
+func TestRouterTakesWhatSegmentsCannot(t *testing.T) {
+	m := newMatcher()
+	m.add([]*Route{
+		{Operation: "files.any", Method: "GET", Path: "/zz/files/{path:.*}"},
+		{Operation: "files.one", Method: "GET", Path: "/zz/files/one"},
+		{Operation: "orders", Method: "GET", Path: "/api/orders"},
+	})
+	if m.router != nil {
+		t.Fatal("the router was built before any request needed it")
+	}
+	for path, want := range map[string]string{"/zz/files/a/b/c": "files.any", "/zz/files/one": "files.one", "/api/orders": "orders", "/api/nothing": ""} {
+		es, vars := m.match(httptest.NewRequest("GET", "http://127.0.0.1"+path, nil))
+		got := ""
+		if len(es) > 0 {
+			got = es[0].route.Operation
+		}
+		if got != want {
+			t.Errorf("%s: %q, want %q", path, got, want)
+		}
+		if want == "files.any" && vars["path"] != "a/b/c" {
+			t.Errorf("%s: vars %v", path, vars)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -28,6 +29,7 @@ type Request struct {
 	Eshop     int
 	server    *Server
 	call      *Call
+	query     url.Values
 }
 
 // Call is what the server resolved about the request (see Call).
@@ -37,7 +39,15 @@ func (r *Request) Call() *Call { return r.call }
 func (r *Request) Var(name string) string { return r.Vars[name] }
 
 // Query returns a query parameter ("" when absent).
-func (r *Request) Query(name string) string { return r.URL.Query().Get(name) }
+func (r *Request) Query(name string) string { return r.QueryValues().Get(name) }
+
+// QueryValues is the parsed query, parsed once per request.
+func (r *Request) QueryValues() url.Values {
+	if r.query == nil {
+		r.query = r.URL.Query()
+	}
+	return r.query
+}
 
 // Headers returns the brand-bearing header names in use.
 func (r *Request) Headers() sandbox.Headers { return r.server.headers }
@@ -50,7 +60,7 @@ func (r *Request) RequestID() string { return RequestIDOf(r.Request) }
 // replaced by its maximum.
 func (r *Request) Paging(def, max int) (page, perPage int, err error) {
 	page, perPage = 1, def
-	q := r.URL.Query()
+	q := r.QueryValues()
 	if v := q.Get("page"); v != "" {
 		page, err = positiveInt("page", v)
 		if err != nil {
@@ -86,7 +96,7 @@ func positiveInt(name, v string) (int, error) {
 // letter case and order irrelevant. Names not in allowed answer 400.
 func (r *Request) Includes(allowed []string) (map[string]bool, error) {
 	out := map[string]bool{}
-	raw := r.URL.Query().Get("include")
+	raw := r.QueryValues().Get("include")
 	if strings.TrimSpace(raw) == "" {
 		return out, nil
 	}
@@ -117,7 +127,7 @@ func (r *Request) Includes(allowed []string) (map[string]bool, error) {
 
 // BoolQuery reads a boolean query flag ("true"/"false"; "1"/"0" accepted).
 func (r *Request) BoolQuery(name string) (bool, error) {
-	v := r.URL.Query().Get(name)
+	v := r.QueryValues().Get(name)
 	switch strings.ToLower(v) {
 	case "", "false", "0":
 		return false, nil

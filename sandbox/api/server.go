@@ -57,6 +57,7 @@ type Server struct {
 	hosts       *Hosts
 	bodyTimeout time.Duration
 	chain       http.Handler
+	steps       []Step
 	routes      map[string]*Route
 
 	requestSchema func(operation string) *jsonschema.Schema

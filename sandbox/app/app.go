@@ -111,6 +111,7 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 	// with --fixtures is always validated, except for the files its stamp
 	// vouches for (see seed.StampFile).
 	a.loader.Validate = !embedded
+	a.loader.Trusted = embedded
 
 	headers := sandbox.NewHeaders(cfg.HeaderPrefix)
 	ids := sandbox.NewIDs(cfg.Seed)

@@ -34,7 +34,7 @@ func BenchmarkProductDetail(b *testing.B) {
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			req := httptest.NewRequest(http.MethodGet, path, nil)
+			req := httptest.NewRequest(http.MethodGet, "http://127.0.0.1"+path, nil)
 			req.Header.Set("Content-Type", "application/json")
 			req.Header.Set("Service-Private-API-Token", benchToken)
 			rec := httptest.NewRecorder()

@@ -106,6 +106,21 @@ func TestNoRequestToItself(t *testing.T) {
 		}
 	}
 
+	// Asynchronous jobs: refused when asked for, naming the field.
+	if r := s.Do(sandboxtest.Call{Method: "POST", Path: "/api/webhooks", PrivateToken: f.FullToken,
+		Body: `{"data":[{"event":"job:finished","url":"http://127.0.0.1:1/jobs"}]}`}); r.Status != 201 {
+		t.Fatalf("job:finished webhook: %d %s", r.Status, r.Body)
+	}
+	for _, tc := range []struct{ method, path, body, field string }{
+		{"POST", "/api/brands/batch", `{"data":{"batchFileUrlPath":"http://localhost:` + port + `/_sandbox/eshops"}}`, "data.batchFileUrlPath"},
+		{"POST", "/api/system/files", `{"data":[{"sourceUrl":"http://127.0.0.1:` + port + `/_sandbox/eshops"}]}`, "data[0].sourceUrl"},
+	} {
+		r := s.Do(sandboxtest.Call{Method: tc.method, Path: tc.path, PrivateToken: f.FullToken, Body: tc.body})
+		if r.Status != 400 || len(r.Env.Errors) != 1 || r.Env.Errors[0].Instance != tc.field || !strings.Contains(r.Env.Errors[0].Message, "sandbox itself") {
+			t.Errorf("%s %s at the sandbox: %d %s", tc.method, tc.path, r.Status, r.Body)
+		}
+	}
+
 	// Add-on addresses the sandbox calls.
 	for _, field := range []string{"installUrl", "webhookUrl"} {
 		r := s.Do(sandboxtest.Call{Method: "PUT", Path: "/_sandbox/eshops/1001/addons/example-addon",

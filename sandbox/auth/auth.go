@@ -26,10 +26,12 @@ const (
 	Both  = "both"
 )
 
-// Collections in the store.
+// Collections in the store. They are unexported on purpose: auth owns
+// these records, and every other package goes through records.go (see
+// TestNoOtherPackageTouchesAuthRecords for string spellings).
 const (
-	TokensCollection = "tokens" // global: token string -> Token
-	AddonsCollection = "addons" // per e-shop: add-on name -> Addon
+	tokensCollection = "tokens" // global: token string -> Token
+	addonsCollection = "addons" // per e-shop: add-on name -> Addon
 )
 
 // Token is a stored API token, private or add-on.

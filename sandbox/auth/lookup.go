@@ -46,7 +46,10 @@ func (id Identity) Eshop() int {
 // with different tokens, answer 401 invalid-token naming the headers, so a
 // client never has one of two tokens picked for it silently.
 func TokenOf(hdr http.Header, h sandbox.Headers) (tok string, private bool, err error) {
-	access, priv := hdr.Values(h.AccessToken), hdr.Values(h.PrivateToken)
+	access, priv := hdr[h.AccessTokenKey], hdr[h.PrivateTokenKey]
+	if h.AccessTokenKey == "" { // Headers not made by sandbox.NewHeaders
+		access, priv = hdr.Values(h.AccessToken), hdr.Values(h.PrivateToken)
+	}
 	for _, v := range []struct {
 		name   string
 		values []string

@@ -12,7 +12,7 @@ import (
 // GetToken reads a stored token record (sandbox.ErrNotFound when there is
 // none), whether or not it is still valid.
 func GetToken(tx *store.Tx, tok string) (*Token, error) {
-	raw, err := tx.Get(store.Global, TokensCollection, tok)
+	raw, err := tx.Get(store.Global, tokensCollection, tok)
 	if err != nil {
 		return nil, err
 	}
@@ -32,9 +32,9 @@ func PutToken(tx *store.Tx, t *Token) error {
 		return err
 	}
 	if t.RetainedUntil.IsZero() {
-		_, err = tx.Put(store.Global, TokensCollection, t.Token, raw)
+		_, err = tx.Put(store.Global, tokensCollection, t.Token, raw)
 	} else {
-		_, err = tx.PutExpiring(store.Global, TokensCollection, t.Token, raw, t.RetainedUntil)
+		_, err = tx.PutExpiring(store.Global, tokensCollection, t.Token, raw, t.RetainedUntil)
 	}
 	return err
 }
@@ -55,7 +55,7 @@ func ExpireTokenNow(tx *store.Tx, tok string) error {
 // EachToken calls fn with every stored token record, valid or not, until
 // fn returns false.
 func EachToken(tx *store.Tx, fn func(t *Token) bool) error {
-	return tx.Scan(store.Global, TokensCollection, func(_ string, doc []byte) bool {
+	return tx.Scan(store.Global, tokensCollection, func(_ string, doc []byte) bool {
 		var t Token
 		if json.Unmarshal(doc, &t) != nil {
 			return true
@@ -68,7 +68,7 @@ func EachToken(tx *store.Tx, fn func(t *Token) bool) error {
 // GetAddon reads an add-on's record in one e-shop (sandbox.ErrNotFound
 // when the e-shop has no such add-on).
 func GetAddon(tx *store.Tx, eshopID int, name string) (*Addon, error) {
-	raw, err := tx.Get(eshopID, AddonsCollection, name)
+	raw, err := tx.Get(eshopID, addonsCollection, name)
 	if err != nil {
 		return nil, err
 	}
@@ -85,14 +85,14 @@ func PutAddon(tx *store.Tx, eshopID int, a *Addon) error {
 	if err != nil {
 		return err
 	}
-	_, err = tx.Put(eshopID, AddonsCollection, a.Name, raw)
+	_, err = tx.Put(eshopID, addonsCollection, a.Name, raw)
 	return err
 }
 
 // EachAddon calls fn with every add-on configured in an e-shop, in the
 // order they were stored, until fn returns false.
 func EachAddon(tx *store.Tx, eshopID int, fn func(a *Addon) bool) error {
-	return tx.Scan(eshopID, AddonsCollection, func(_ string, doc []byte) bool {
+	return tx.Scan(eshopID, addonsCollection, func(_ string, doc []byte) bool {
 		var a Addon
 		if json.Unmarshal(doc, &a) != nil {
 			return true
@@ -103,3 +103,23 @@ func EachAddon(tx *store.Tx, eshopID int, fn func(a *Addon) bool) error {
 
 // retained reports whether a token record is kept only until a time.
 func (t *Token) retained() bool { return !t.RetainedUntil.IsZero() }
+
+// TokensOf returns every API token of an add-on in an e-shop, valid or
+// expired, in the order they were issued: what revoking the add-on takes
+// away, and (filtered by expiry) what its OAuth server counts.
+func TokensOf(tx *store.Tx, eshopID int, addon string) ([]Token, error) {
+	var out []Token
+	err := EachToken(tx, func(t *Token) bool {
+		if t.Kind == KindAddon && t.EshopID == eshopID && t.Addon == addon {
+			out = append(out, *t)
+		}
+		return true
+	})
+	return out, err
+}
+
+// AddonExists reports whether an e-shop has an add-on of that name, in
+// any status.
+func AddonExists(tx *store.Tx, eshopID int, name string) bool {
+	return tx.Exists(eshopID, addonsCollection, name)
+}

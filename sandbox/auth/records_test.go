@@ -35,7 +35,7 @@ func TestExpireTokenNowKeepsRetention(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = st.View(func(tx *store.Tx) error {
-		raw, err := tx.Get(store.Global, TokensCollection, "t1")
+		raw, err := tx.Get(store.Global, tokensCollection, "t1")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -24,9 +24,9 @@ const (
 // reference names no code for it; this one reads like the service's own.
 const CodeAddonSuspended = "addon-suspended"
 
-// RevokedCollection (global) remembers revoked API tokens, so a call with
+// revokedCollection (global) remembers revoked API tokens, so a call with
 // one is told why it stopped working instead of a bare invalid-token.
-const RevokedCollection = "revoked-tokens"
+const revokedCollection = "revoked-tokens"
 
 // Revocation is the tombstone of a revoked API token.
 type Revocation struct {
@@ -55,20 +55,20 @@ func (a *Addon) CallsAllowed(eshopID int) error {
 // RevokeToken deletes an API token and leaves a tombstone saying why, so
 // later calls with it answer 401 invalid-token with that reason.
 func RevokeToken(tx *store.Tx, t *Token, reason string) error {
-	if err := tx.Delete(store.Global, TokensCollection, t.Token); err != nil && !errors.Is(err, sandbox.ErrNotFound) {
+	if err := tx.Delete(store.Global, tokensCollection, t.Token); err != nil && !errors.Is(err, sandbox.ErrNotFound) {
 		return err
 	}
 	raw, err := json.Marshal(Revocation{Token: t.Token, EshopID: t.EshopID, Addon: t.Addon, Reason: reason, RevokedAt: tx.Now()})
 	if err != nil {
 		return err
 	}
-	_, err = tx.Put(store.Global, RevokedCollection, t.Token, raw)
+	_, err = tx.Put(store.Global, revokedCollection, t.Token, raw)
 	return err
 }
 
 // revoked explains a token that is no longer stored, when it was revoked.
 func revoked(tx *store.Tx, tok string) error {
-	raw, err := tx.Get(store.Global, RevokedCollection, tok)
+	raw, err := tx.Get(store.Global, revokedCollection, tok)
 	if err != nil {
 		return nil
 	}

@@ -44,8 +44,8 @@ func TestLookupFollowsAddonStatus(t *testing.T) {
 	for _, tc := range tests {
 		t.Run("status "+tc.status, func(t *testing.T) {
 			err := st.Update(func(tx *store.Tx) error {
-				put(tx, store.Global, TokensCollection, tok.Token, tok)
-				put(tx, 7, AddonsCollection, "a1", Addon{Name: "a1", Status: tc.status})
+				put(tx, store.Global, tokensCollection, tok.Token, tok)
+				put(tx, 7, addonsCollection, "a1", Addon{Name: "a1", Status: tc.status})
 				err := identify(tx, tok.Token).Err
 				return err
 			})

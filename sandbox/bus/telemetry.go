@@ -21,7 +21,7 @@ type Call struct {
 	ReqHeader  http.Header   `json:"requestHeaders,omitempty"`
 	ReqBody    []byte        `json:"requestBody,omitempty"`
 	RespHeader http.Header   `json:"responseHeaders,omitempty"`
-	RespBody   []byte        `json:"responseBody,omitempty"`
+	RespBody   Body          `json:"responseBody,omitzero"`
 	RemoteAddr string        `json:"remoteAddr,omitempty"`
 	// Bodies are capped by the recorder: the sizes are the full lengths,
 	// larger than the kept bytes when Truncated is set.

@@ -5,7 +5,6 @@
 package control
 
 import (
-	"encoding/json"
 	"net/http"
 	"sync/atomic"
 
@@ -117,54 +116,35 @@ func (c *controller) eshops(r *api.Request) (any, error) {
 
 // eshopViews lists every e-shop with its address and credentials.
 func (c *controller) eshopViews() ([]EshopView, error) {
-	out := []EshopView{}
-	err := c.d.Store.View(func(tx *store.Tx) error {
-		metas, err := eshop.List(tx)
-		if err != nil {
-			return err
-		}
-		index := map[int]int{}
-		for _, m := range metas {
-			index[m.ID] = len(out)
-			v := EshopView{ID: m.ID, Name: m.Name, EshopURL: c.d.Site.EshopURL(m.ID), APIURL: c.d.Site.BaseURL + "/api",
-				Languages: m.Languages, Currencies: m.Currencies, PrivateTokens: []PrivateToken{}, Addons: []AddonView{}}
-			_ = tx.Scan(m.ID, auth.AddonsCollection, func(_ string, doc []byte) bool {
-				var a auth.Addon
-				if json.Unmarshal(doc, &a) == nil {
-					v.Addons = append(v.Addons, AddonView{Addon: a, APITokens: []APIToken{}})
-				}
-				return true
-			})
-			out = append(out, v)
-		}
-		now := tx.Now()
-		return tx.Scan(store.Global, auth.TokensCollection, func(_ string, doc []byte) bool {
-			var t auth.Token
-			if json.Unmarshal(doc, &t) != nil {
-				return true
-			}
-			i, ok := index[t.EshopID]
-			if !ok {
-				return true
-			}
-			switch t.Kind {
-			case auth.KindPrivate:
-				out[i].PrivateTokens = append(out[i].PrivateTokens, PrivateToken{Name: t.Name, Token: t.Token, Rights: t.Rights, All: t.AllGroups})
-			case auth.KindAddon:
-				for j := range out[i].Addons {
-					if out[i].Addons[j].Name == t.Addon {
-						exp := ""
-						if t.ExpiresAt != nil {
-							exp = sandbox.FormatTime(*t.ExpiresAt)
-						}
-						out[i].Addons[j].APITokens = append(out[i].Addons[j].APITokens, APIToken{Token: t.Token, ExpiresAt: exp, Expired: t.Expired(now)})
-					}
-				}
-			}
-			return true
-		})
+	var creds []eshop.Credentials
+	err := c.d.Store.View(func(tx *store.Tx) (err error) {
+		creds, err = eshop.ListCredentials(tx)
+		return err
 	})
-	return out, err
+	if err != nil {
+		return []EshopView{}, err
+	}
+	out := make([]EshopView, 0, len(creds))
+	for _, e := range creds {
+		v := EshopView{ID: e.ID, Name: e.Name, EshopURL: c.d.Site.EshopURL(e.ID), APIURL: c.d.Site.BaseURL + "/api",
+			Languages: e.Languages, Currencies: e.Currencies, PrivateTokens: []PrivateToken{}, Addons: []AddonView{}}
+		for _, t := range e.PrivateTokens() {
+			v.PrivateTokens = append(v.PrivateTokens, PrivateToken{Name: t.Name, Token: t.Token, Rights: t.Rights, All: t.AllGroups})
+		}
+		for _, a := range e.Addons {
+			av := AddonView{Addon: a, APITokens: []APIToken{}}
+			for _, t := range e.APITokens(a.Name) {
+				exp := ""
+				if t.ExpiresAt != nil {
+					exp = sandbox.FormatTime(*t.ExpiresAt)
+				}
+				av.APITokens = append(av.APITokens, APIToken{Token: t.Token, ExpiresAt: exp, Expired: e.Expired(t)})
+			}
+			v.Addons = append(v.Addons, av)
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }
 
 func (c *controller) reset(r *api.Request) (any, error) {

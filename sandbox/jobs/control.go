@@ -2,7 +2,6 @@ package jobs
 
 import (
 	"bytes"
-	"io"
 	"net/http"
 	"strconv"
 
@@ -22,9 +21,7 @@ func (s *Service) ControlRoutes() []api.Route {
 // sets the job's log. An empty body is {"mode": "fail"}.
 func (s *Service) failNext(r *api.Request) (any, error) {
 	f := Fault{Mode: FaultFail}
-	raw, _ := io.ReadAll(io.LimitReader(r.Request.Body, 1<<16))
-	r.Request.Body = io.NopCloser(bytes.NewReader(raw))
-	if len(bytes.TrimSpace(raw)) > 0 {
+	if len(bytes.TrimSpace(r.RawBody())) > 0 {
 		body, err := r.Body()
 		if err != nil {
 			return nil, err

@@ -117,6 +117,9 @@ func (s *Service) accept(e schemas.Endpoint) api.HandlerFunc {
 			if body, err = r.Body(); err != nil {
 				return nil, err
 			}
+			if err := s.checkFetchURLs(r.Context(), body); err != nil {
+				return nil, err
+			}
 			if raw, err = json.Marshal(body); err != nil {
 				return nil, err
 			}

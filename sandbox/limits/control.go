@@ -1,8 +1,6 @@
 package limits
 
 import (
-	"encoding/json"
-	"io"
 	"net/http"
 	"time"
 
@@ -40,14 +38,11 @@ func viewOf(c sandbox.Limits) LimitsView {
 func (l *Limiter) getLimits(*api.Request) (any, error) { return viewOf(l.Config()), nil }
 
 func decode(r *api.Request, v any) error {
-	raw, err := io.ReadAll(io.LimitReader(r.Request.Body, 1<<20))
-	if err != nil {
-		return sandbox.Unprocessable(sandbox.CodeInvalidJSON, "body", "The body could not be read.")
+	present, err := r.DecodeBody(v)
+	if err == nil && !present {
+		return sandbox.Unprocessable(sandbox.CodeInvalidJSON, "body", "The request body is empty; a JSON object is expected.")
 	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		return sandbox.Unprocessable(sandbox.CodeInvalidJSON, "body", "The body is not the expected JSON: %v.", err)
-	}
-	return nil
+	return err
 }
 
 func parseDuration(field, s string) (time.Duration, error) {

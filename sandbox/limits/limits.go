@@ -138,8 +138,10 @@ func (l *Limiter) Reset() {
 // requests and the deprecation headers of the (now final) operation.
 func (l *Limiter) Decorators() []api.Decorator {
 	return []api.Decorator{
-		{Stage: api.StageAdmit, Name: "limits", Wrap: l.Admit},
-		{Stage: api.StageProcess, Name: "write-lock", Wrap: l.Process},
+		{Stage: api.StageAdmit, Name: "limits", Wrap: l.Admit,
+			What: "API calls: maintenance (503), the rate bucket (429), 3 calls per token and 50 per IP (429)"},
+		{Stage: api.StageProcess, Name: "write-lock", Wrap: l.Process,
+			What: "API calls: deprecation headers of the final operation, the lock on identical writes (423)"},
 	}
 }
 
@@ -243,7 +245,7 @@ func (l *Limiter) admit(w http.ResponseWriter, r *http.Request, c *api.Call) (fu
 	if !full {
 		b.level++
 	}
-	api.SetExact(w.Header(), "X-RateLimit-Bucket-Filling", fmt.Sprintf("%d/%d", min(int(b.level+0.999999), capacity), capacity))
+	api.SetExact(w.Header(), "X-RateLimit-Bucket-Filling", strconv.Itoa(min(int(b.level+0.999999), capacity))+"/"+strconv.Itoa(capacity))
 	if full {
 		return nil, l.refuseFull(w, b, now, capacity, cfg.BucketLeak)
 	}

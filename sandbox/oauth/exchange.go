@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
 	"net/url"
@@ -92,7 +91,7 @@ func (s *Server) token(r *api.Request) (any, error) {
 // used and issues the OAuth access token, in one transaction.
 func (s *Server) exchange(r *api.Request, ex *Exchange) (*Grant, error) {
 	urlEshop, _ := strconv.Atoi(r.Var("eshopId"))
-	req, err := parseTokenRequest(r.Request)
+	req, err := parseTokenRequest(r.Request.Header.Get("Content-Type"), r.RawBody())
 	if req != nil {
 		ex.ClientID = req.ClientID
 	}
@@ -114,7 +113,7 @@ func (s *Server) exchange(r *api.Request, ex *Exchange) (*Grant, error) {
 			return err
 		}
 		ex.EshopID, ex.InstallID, ex.Addon = c.EshopID, c.InstallID, c.Addon
-		ad, err := loadAddon(tx, c.EshopID, c.Addon)
+		ad, err := auth.GetAddon(tx, c.EshopID, c.Addon)
 		if errors.Is(err, sandbox.ErrNotFound) {
 			return refuse(http.StatusBadRequest, "invalid_grant", ReasonAddonGone,
 				fmt.Sprintf("The add-on %s the code was issued to is no longer configured in e-shop %d.", c.Addon, c.EshopID))
@@ -163,19 +162,12 @@ func checkClient(req *tokenRequest, ad *auth.Addon, c *Code) error {
 	return nil
 }
 
-// maxTokenBody bounds the exchange body; the real one is a few hundred bytes.
-const maxTokenBody = 64 << 10
-
 // parseTokenRequest reads the exchange fields from a JSON body (what the
 // reference's client sends) or a form body (what generic OAuth libraries
 // send). A missing or malformed field is invalid_request naming it.
-func parseTokenRequest(r *http.Request) (*tokenRequest, error) {
-	raw, err := io.ReadAll(io.LimitReader(r.Body, maxTokenBody+1))
-	if err != nil || len(raw) > maxTokenBody {
-		return nil, refuse(http.StatusBadRequest, "invalid_request", ReasonBadRequest, "The request body could not be read (at most 64 KiB).")
-	}
+func parseTokenRequest(contentType string, raw []byte) (*tokenRequest, error) {
 	fields := map[string]string{}
-	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	mt, _, _ := mime.ParseMediaType(contentType)
 	if mt == "application/x-www-form-urlencoded" {
 		vals, err := url.ParseQuery(string(raw))
 		if err != nil {
@@ -218,25 +210,4 @@ func parseTokenRequest(r *http.Request) (*tokenRequest, error) {
 			fmt.Sprintf("The code has %d characters; the e-shop's codes have exactly %d. Pass the code parameter of the install request on unchanged.", n, CodeLength))
 	}
 	return req, nil
-}
-
-func loadAddon(tx *store.Tx, eshopID int, name string) (*auth.Addon, error) {
-	raw, err := tx.Get(eshopID, auth.AddonsCollection, name)
-	if err != nil {
-		return nil, err
-	}
-	var a auth.Addon
-	if err := json.Unmarshal(raw, &a); err != nil {
-		return nil, err
-	}
-	return &a, nil
-}
-
-func putAddon(tx *store.Tx, eshopID int, a *auth.Addon) error {
-	raw, err := json.Marshal(a)
-	if err != nil {
-		return err
-	}
-	_, err = tx.Put(eshopID, auth.AddonsCollection, a.Name, raw)
-	return err
 }

@@ -37,7 +37,7 @@ func (s *Server) grant(tx *store.Tx, c *Code, ad *auth.Addon) (*Grant, error) {
 	}
 	if ad.Status != auth.StatusSuspended && ad.Status != auth.StatusInstalled {
 		ad.Status = auth.StatusInstalled
-		if err := putAddon(tx, c.EshopID, ad); err != nil {
+		if err := auth.PutAddon(tx, c.EshopID, ad); err != nil {
 			return nil, err
 		}
 	}
@@ -92,14 +92,13 @@ func (s *Server) revokeGrants(tx *store.Tx, eshopID int, addon, reason string) (
 // now, earliest expiry first.
 func APITokens(tx *store.Tx, eshopID int, addon string) ([]auth.Token, error) {
 	now := tx.Now()
+	all, err := auth.TokensOf(tx, eshopID, addon)
 	var out []auth.Token
-	err := tx.Scan(store.Global, auth.TokensCollection, func(_ string, doc []byte) bool {
-		var t auth.Token
-		if json.Unmarshal(doc, &t) == nil && t.Kind == auth.KindAddon && t.EshopID == eshopID && t.Addon == addon && !t.Expired(now) {
+	for _, t := range all {
+		if !t.Expired(now) {
 			out = append(out, t)
 		}
-		return true
-	})
+	}
 	sortByExpiry(out)
 	return out, err
 }
@@ -130,14 +129,7 @@ type Revoked struct {
 // install codes are dropped. Uninstall and terminate call it.
 func (s *Server) RevokeAddon(tx *store.Tx, eshopID int, addon, reason string) (Revoked, error) {
 	var out Revoked
-	var toks []auth.Token
-	err := tx.Scan(store.Global, auth.TokensCollection, func(_ string, doc []byte) bool {
-		var t auth.Token
-		if json.Unmarshal(doc, &t) == nil && t.Kind == auth.KindAddon && t.EshopID == eshopID && t.Addon == addon {
-			toks = append(toks, t)
-		}
-		return true
-	})
+	toks, err := auth.TokensOf(tx, eshopID, addon)
 	if err != nil {
 		return out, err
 	}
@@ -170,12 +162,9 @@ func lifetime(tx *store.Tx) time.Duration {
 // past its expiry for expiredRetention so calls with it say expired-token.
 func (s *Server) issueAPIToken(tx *store.Tx, g *Grant, d time.Duration) (*auth.Token, error) {
 	exp := tx.Now().Add(d)
-	t := &auth.Token{Token: "sbx_api_" + s.ids.Token(40), EshopID: g.EshopID, Kind: auth.KindAddon, Addon: g.Addon, ExpiresAt: &exp}
-	raw, err := json.Marshal(t)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := tx.PutExpiring(store.Global, auth.TokensCollection, t.Token, raw, exp.Add(expiredRetention)); err != nil {
+	t := &auth.Token{Token: "sbx_api_" + s.ids.Token(40), EshopID: g.EshopID, Kind: auth.KindAddon, Addon: g.Addon, ExpiresAt: &exp,
+		RetainedUntil: exp.Add(expiredRetention)}
+	if err := auth.PutToken(tx, t); err != nil {
 		return nil, err
 	}
 	return t, nil
@@ -195,7 +184,7 @@ func liveGrant(tx *store.Tx, tok string) (*Grant, *auth.Addon, error) {
 	if g.RevokedAt != nil {
 		return g, nil, nil
 	}
-	ad, err := loadAddon(tx, g.EshopID, g.Addon)
+	ad, err := auth.GetAddon(tx, g.EshopID, g.Addon)
 	if errors.Is(err, sandbox.ErrNotFound) {
 		return g, nil, nil
 	}

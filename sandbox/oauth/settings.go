@@ -3,7 +3,6 @@ package oauth
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"time"
 
@@ -67,17 +66,9 @@ func (s *Server) getSettings(*api.Request) (any, error) { return s.settings(), n
 
 // putSettings takes {"apiTokenLifetime": "10m"} or a number of seconds.
 func (s *Server) putSettings(r *api.Request) (any, error) {
-	raw, err := io.ReadAll(io.LimitReader(r.Request.Body, 64<<10))
+	m, err := r.Body()
 	if err != nil {
 		return nil, err
-	}
-	v, err := api.DecodeJSON(raw)
-	if err != nil {
-		return nil, err
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, sandbox.Unprocessable(sandbox.CodeSchemaMismatch, "body", `The body must be a JSON object such as {"apiTokenLifetime": "10m"}.`)
 	}
 	for k := range m {
 		if k != "apiTokenLifetime" {

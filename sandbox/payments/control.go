@@ -1,7 +1,7 @@
 package payments
 
 import (
-	"io"
+	"errors"
 	"net/http"
 	"sort"
 	"strings"
@@ -10,7 +10,6 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/auth"
 	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
-	"github.com/eshop-sandbox/sandbox/sandbox/orders"
 	"github.com/eshop-sandbox/sandbox/sandbox/store"
 )
 
@@ -40,9 +39,9 @@ func (s *Service) gateways(r *api.Request) (any, error) {
 		if _, err := eshop.Get(tx, eshopID); err != nil {
 			return err
 		}
-		return tx.Scan(eshopID, auth.AddonsCollection, func(name string, _ []byte) bool {
-			if u := Gateway(tx, eshopID, name); u != "" {
-				out = append(out, GatewayView{Addon: name, URL: u})
+		return auth.EachAddon(tx, eshopID, func(a *auth.Addon) bool {
+			if a.PaymentGateway != "" {
+				out = append(out, GatewayView{Addon: a.Name, URL: a.PaymentGateway})
 			}
 			return true
 		})
@@ -55,15 +54,10 @@ func (s *Service) gateways(r *api.Request) (any, error) {
 // with {"url": "..."}: registers (or, with an empty url, removes) the
 // add-on's gateway address template.
 func (s *Service) putGateway(r *api.Request) (any, error) {
-	raw, err := io.ReadAll(io.LimitReader(r.Request.Body, 1<<20))
+	in, err := r.Body()
 	if err != nil {
 		return nil, err
 	}
-	v, err := api.DecodeJSON(raw)
-	if err != nil {
-		return nil, err
-	}
-	in, _ := v.(map[string]any)
 	if d, ok := in["data"].(map[string]any); ok {
 		in = d
 	}
@@ -78,16 +72,15 @@ func (s *Service) putGateway(r *api.Request) (any, error) {
 		if _, err := eshop.Get(tx, eshopID); err != nil {
 			return err
 		}
-		a, err := orders.Get(tx, eshopID, auth.AddonsCollection, name, "Add-on")
+		a, err := auth.GetAddon(tx, eshopID, name)
+		if errors.Is(err, sandbox.ErrNotFound) {
+			return sandbox.NotFound(name, "Add-on %q does not exist in this e-shop.", name)
+		}
 		if err != nil {
 			return err
 		}
-		if tpl == "" {
-			delete(a, "paymentGatewayUrl")
-		} else {
-			a["paymentGatewayUrl"] = tpl
-		}
-		return orders.Put(tx, eshopID, auth.AddonsCollection, name, a)
+		a.PaymentGateway = tpl
+		return auth.PutAddon(tx, eshopID, a)
 	})
 	if err != nil {
 		return nil, err

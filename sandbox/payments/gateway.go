@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/eshop-sandbox/sandbox/sandbox/auth"
 	"github.com/eshop-sandbox/sandbox/sandbox/store"
 )
@@ -57,9 +55,9 @@ func Gateway(tx *store.Tx, eshopID int, addon string) string {
 	if addon == "" {
 		return ""
 	}
-	raw, err := tx.Get(eshopID, auth.AddonsCollection, addon)
+	a, err := auth.GetAddon(tx, eshopID, addon)
 	if err != nil {
 		return ""
 	}
-	return gjson.GetBytes(raw, "paymentGatewayUrl").String()
+	return a.PaymentGateway
 }

@@ -46,10 +46,10 @@ func (s *Service) Prime() error {
 		}
 		for _, m := range shops {
 			var bad error
-			_ = tx.Scan(m.ID, auth.AddonsCollection, func(name string, doc []byte) bool {
-				if tpl := gjson.GetBytes(doc, "paymentGatewayUrl").String(); tpl != "" {
+			_ = auth.EachAddon(tx, m.ID, func(a *auth.Addon) bool {
+				if tpl := a.PaymentGateway; tpl != "" {
 					if err := CheckTemplate(tpl); err != nil {
-						bad = fmt.Errorf("e-shop %d, add-on %s: %w", m.ID, name, err)
+						bad = fmt.Errorf("e-shop %d, add-on %s: %w", m.ID, a.Name, err)
 						return false
 					}
 				}

@@ -89,7 +89,8 @@ func (e *Engine) Reset() {
 // the body has been read and the write lock taken, just before the
 // endpoint, so faults match the final route (a PUT sent as POST included).
 func (e *Engine) Decorator() api.Decorator {
-	return api.Decorator{Stage: api.StageProcess, Name: "faults", Wrap: e.Middleware}
+	return api.Decorator{Stage: api.StageProcess, Name: "faults", Wrap: e.Middleware,
+		What: "scripted faults matching the call (scenario, header), answered or delayed here"}
 }
 
 // Middleware applies faults to every call except the control plane's.

@@ -59,14 +59,11 @@ func newRig(t *testing.T, scenarioYAML string) *rig {
 			{Token: tokAddon, EshopID: 1001, Kind: auth.KindAddon, Addon: "example-addon", ExpiresAt: &far},
 			{Token: tokPrivate, EshopID: 1002, Kind: auth.KindPrivate, AllGroups: true},
 		} {
-			raw, _ := json.Marshal(tk)
-			if _, err := tx.Put(store.Global, auth.TokensCollection, tk.Token, raw); err != nil {
+			if err := auth.PutToken(tx, &tk); err != nil {
 				return err
 			}
 		}
-		raw, _ := json.Marshal(auth.Addon{Name: "example-addon"})
-		_, err := tx.Put(1001, auth.AddonsCollection, "example-addon", raw)
-		return err
+		return auth.PutAddon(tx, 1001, &auth.Addon{Name: "example-addon"})
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -312,11 +309,11 @@ func TestExpireTokenAfterCalls(t *testing.T) {
 	if a := r.do("GET", "/api/orders", tokPrivate); a.status != 200 {
 		t.Fatalf("a private token is not matched: %d", a.status)
 	}
-	var tk auth.Token
+	tk := &auth.Token{}
 	_ = r.store.View(func(tx *store.Tx) error {
-		raw, err := tx.Get(store.Global, auth.TokensCollection, tokAddon)
+		got, err := auth.GetToken(tx, tokAddon)
 		if err == nil {
-			err = json.Unmarshal(raw, &tk)
+			tk = got
 		}
 		return err
 	})

@@ -224,7 +224,7 @@ func (rp *Report) Observe(c *bus.Call) {
 	}
 	errCode := ""
 	if c.Status >= http.StatusBadRequest { // only the refusals below look at it; a success's body is not parsed
-		errCode = gjson.GetBytes(c.RespBody, "errors.0.errorCode").String()
+		errCode = gjson.GetBytes(c.RespBody.Bytes(), "errors.0.errorCode").String()
 	}
 	base := Finding{Time: c.Time, RequestID: c.ID, Eshop: c.Eshop, TokenKind: kind, Token: shorten(tok), Method: c.Method, Path: c.Path, Operation: c.Operation}
 	if base.TokenKind == "" {
@@ -305,10 +305,11 @@ func (rp *Report) paging(c *bus.Call, identity string, add func(string, string, 
 	if rp.unpaged != nil && rp.unpaged(c.Operation) {
 		return
 	}
-	if !bytes.Contains(c.RespBody, []byte(`"paginator"`)) {
+	body := c.RespBody.Bytes()
+	if !bytes.Contains(body, []byte(`"paginator"`)) {
 		return // not a list: skip parsing the body
 	}
-	pg := gjson.GetBytes(c.RespBody, "data.paginator")
+	pg := gjson.GetBytes(body, "data.paginator")
 	if !pg.Exists() {
 		return
 	}

@@ -28,7 +28,7 @@ func call(at float64, method, path, token string, status int, opts ...func(*bus.
 }
 
 func body(b string) func(*bus.Call) { return func(c *bus.Call) { c.ReqBody = []byte(b) } }
-func resp(b string) func(*bus.Call) { return func(c *bus.Call) { c.RespBody = []byte(b) } }
+func resp(b string) func(*bus.Call) { return func(c *bus.Call) { c.RespBody = bus.NewBody([]byte(b)) } }
 func retryAfter(at float64) func(*bus.Call) {
 	return func(c *bus.Call) {
 		c.RespHeader.Set("Retry-After", t0.Add(time.Duration(at*float64(time.Second))).Format(http.TimeFormat))

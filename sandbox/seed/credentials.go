@@ -116,24 +116,17 @@ func (l *Loader) readCredentials(id int, file string, raw []byte) (*credentials,
 }
 
 func (c *credentials) write(tx *store.Tx, id int) error {
-	for _, t := range c.tokens {
-		if tx.Exists(store.Global, auth.TokensCollection, t.Token) {
+	for i := range c.tokens {
+		t := &c.tokens[i]
+		if _, err := auth.GetToken(tx, t.Token); err == nil {
 			return fmt.Errorf("e-shop %d: token %q is already used by another e-shop", id, t.Token)
 		}
-		raw, err := json.Marshal(t)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.Put(store.Global, auth.TokensCollection, t.Token, raw); err != nil {
+		if err := auth.PutToken(tx, t); err != nil {
 			return err
 		}
 	}
-	for _, a := range c.addons {
-		raw, err := json.Marshal(a)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.Put(id, auth.AddonsCollection, a.Name, raw); err != nil {
+	for i := range c.addons {
+		if err := auth.PutAddon(tx, id, &c.addons[i]); err != nil {
 			return err
 		}
 	}

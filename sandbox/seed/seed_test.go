@@ -1,11 +1,13 @@
 package seed_test
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/eshop-sandbox/sandbox/fixtures"
+	"github.com/eshop-sandbox/sandbox/sandbox/auth"
 	"github.com/eshop-sandbox/sandbox/sandbox/registry"
 	"github.com/eshop-sandbox/sandbox/sandbox/seed"
 	"github.com/eshop-sandbox/sandbox/sandbox/store"
@@ -121,9 +123,13 @@ func TestAddonEndpointsAcceptMethodAndPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = st.View(func(tx *store.Tx) error {
-		raw, err := tx.Get(5, "addons", "a")
-		if err != nil || !strings.Contains(string(raw), `"endpoint":"GetListOfOrders","approved":true`) || !strings.Contains(string(raw), `"endpoint":"GetOrderDetail","approved":false,"action":"add"`) {
-			t.Fatalf("stored add-on: %s %v", raw, err)
+		ad, err := auth.GetAddon(tx, 5, "a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []auth.EndpointGrant{{Endpoint: "GetListOfOrders", Approved: true}, {Endpoint: "GetOrderDetail", Approved: false, Action: "add"}}
+		if !reflect.DeepEqual(ad.Endpoints, want) {
+			t.Fatalf("stored add-on endpoints: %+v, want %+v", ad.Endpoints, want)
 		}
 		return nil
 	})

@@ -1,27 +1,39 @@
 package traffic
 
 import (
+	"bytes"
 	"net/http"
+
+	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/bus"
 )
 
-// capBuffer keeps the first limit bytes written to it and counts them all.
-type capBuffer struct {
+// capture keeps the first limit bytes written and counts them all. Bytes
+// the server marked as shared (a cached answer, see api.Call.Shared) are
+// kept by reference; everything else is copied, as a handler may reuse
+// its buffer after writing it.
+type capture struct {
 	limit int
-	buf   []byte
+	body  bus.Body
 	total int64
 }
 
-func (b *capBuffer) write(p []byte) {
-	b.total += int64(len(p))
-	if room := b.limit - len(b.buf); room > 0 {
-		if len(p) > room {
-			p = p[:room]
-		}
-		b.buf = append(b.buf, p...)
+func (c *capture) write(p []byte, shared bool) {
+	c.total += int64(len(p))
+	room := c.limit - c.body.Len()
+	if room <= 0 || len(p) == 0 {
+		return
 	}
+	if len(p) > room {
+		p = p[:room]
+	}
+	if !shared {
+		p = bytes.Clone(p)
+	}
+	c.body.Append(p)
 }
 
-func (b *capBuffer) truncated() bool { return b.total > int64(len(b.buf)) }
+func (c *capture) truncated() bool { return c.total > int64(c.body.Len()) }
 
 // recorder is the ResponseWriter the middleware hands down: it passes
 // everything through and remembers the status, the headers as sent and
@@ -30,7 +42,8 @@ type recorder struct {
 	http.ResponseWriter
 	status int
 	header http.Header
-	body   capBuffer
+	body   capture
+	call   *api.Call // the server's call, which marks shared bytes
 }
 
 // WriteHeader remembers the first final status and the headers sent with it.
@@ -47,7 +60,7 @@ func (w *recorder) Write(p []byte) (int, error) {
 	if w.status == 0 {
 		w.WriteHeader(http.StatusOK)
 	}
-	w.body.write(p)
+	w.body.write(p, w.call.Shared(p))
 	return w.ResponseWriter.Write(p)
 }
 

@@ -176,11 +176,11 @@ func callEntry(c *bus.Call, o HAROptions) HAREntry {
 	}
 	resp := HARResponse{Status: c.Status, StatusText: http.StatusText(c.Status), HTTPVersion: "HTTP/1.1",
 		Cookies: responseCookies(c.RespHeader), Headers: nameVals(c.RespHeader), RedirectURL: c.RespHeader.Get("Location"),
-		HeadersSize: -1, BodySize: max(c.RespBodySize, int64(len(c.RespBody)))}
-	text, enc := bodyText(c.RespBody)
+		HeadersSize: -1, BodySize: max(c.RespBodySize, int64(c.RespBody.Len()))}
+	text, enc := bodyText(c.RespBody.Bytes())
 	resp.Content = HARContent{Size: resp.BodySize, MimeType: mimeOr(c.RespHeader.Get("Content-Type"), "x-unknown"), Text: text, Encoding: enc}
-	if resp.BodySize > int64(len(c.RespBody)) {
-		resp.Content.Comment = fmt.Sprintf("truncated: the sandbox kept %d of %d bytes", len(c.RespBody), resp.BodySize)
+	if resp.BodySize > int64(c.RespBody.Len()) {
+		resp.Content.Comment = fmt.Sprintf("truncated: the sandbox kept %d of %d bytes", c.RespBody.Len(), resp.BodySize)
 	}
 	return HAREntry{StartedDateTime: c.Time.Format(harTime), Time: ms, Request: req, Response: resp,
 		Timings: HARTimings{Blocked: -1, DNS: -1, Connect: -1, SSL: -1, Wait: ms},

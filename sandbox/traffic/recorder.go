@@ -173,7 +173,8 @@ func (r *Recorder) Snapshot(since int64, limit int) []Event {
 // Decorator is the recorder's place in the server's pipeline: outermost,
 // so it sees every answer as sent, refusals included.
 func (r *Recorder) Decorator() api.Decorator {
-	return api.Decorator{Stage: api.StageObserve, Name: "traffic", Wrap: r.Middleware}
+	return api.Decorator{Stage: api.StageObserve, Name: "traffic", Wrap: r.Middleware,
+		What: "record every call and its answer as sent (history, stream, HAR, terminal UI)"}
 }
 
 // Middleware records every request except the traffic endpoints' own,
@@ -206,11 +207,14 @@ func (r *Recorder) record(next http.Handler, w http.ResponseWriter, req *http.Re
 		info = &api.Call{}
 		req = api.WithCall(req, info)
 	}
-	reqHeader := req.Header.Clone()
-	if req.Host != "" {
-		reqHeader.Set("Host", req.Host)
+	// The request's own header map: nothing changes it once the request
+	// has been read, so it is recorded without a copy, with Host added
+	// back as the client sent it (net/http keeps Host apart).
+	reqHeader := req.Header
+	if req.Host != "" && reqHeader != nil && len(reqHeader["Host"]) == 0 {
+		reqHeader["Host"] = []string{req.Host}
 	}
-	rec := &recorder{ResponseWriter: w, body: capBuffer{limit: r.o.BodyLimit}}
+	rec := &recorder{ResponseWriter: w, body: capture{limit: r.o.BodyLimit}, call: info}
 	finished := false
 	defer func() {
 		status, header := rec.status, rec.header
@@ -222,9 +226,13 @@ func (r *Recorder) record(next http.Handler, w http.ResponseWriter, req *http.Re
 		}
 		// The body as the server read it, once the call was admitted; a
 		// call refused before that shows none (only its announced size).
-		reqBody := &capBuffer{limit: r.o.BodyLimit}
-		reqBody.write(info.Body())
-		reqSize := reqBody.total
+		// (The call's body belongs to the request and never changes: it
+		// is kept by reference.)
+		reqBody := info.Body()
+		reqSize := int64(len(reqBody))
+		if len(reqBody) > r.o.BodyLimit {
+			reqBody = reqBody[:r.o.BodyLimit]
+		}
 		if req.ContentLength > reqSize {
 			reqSize = req.ContentLength
 		}
@@ -240,13 +248,13 @@ func (r *Recorder) record(next http.Handler, w http.ResponseWriter, req *http.Re
 			Fault:        info.Fault,
 			Status:       status,
 			ReqHeader:    reqHeader,
-			ReqBody:      reqBody.buf,
+			ReqBody:      reqBody,
 			RespHeader:   header,
-			RespBody:     rec.body.buf,
+			RespBody:     rec.body.body,
 			RemoteAddr:   req.RemoteAddr,
 			ReqBodySize:  reqSize,
 			RespBodySize: rec.body.total,
-			Truncated:    reqSize > int64(len(reqBody.buf)) || rec.body.truncated(),
+			Truncated:    reqSize > int64(len(reqBody)) || rec.body.truncated(),
 		})
 	}()
 	next.ServeHTTP(rec, req)

@@ -78,8 +78,8 @@ func TestMiddlewareCapture(t *testing.T) {
 			req := httptest.NewRequest(http.MethodPost, "/api/things?page=2&x=%C3%A9", body)
 			req.Header.Set("X-Sent", "yes")
 			c := recordOne(t, Options{BodyLimit: tc.limit}, tc.handler, req)
-			if c.Status != tc.status || string(c.ReqBody) != tc.reqBody || string(c.RespBody) != tc.respBody || c.Truncated != tc.truncated {
-				t.Fatalf("got status %d req %q resp %q truncated %v", c.Status, c.ReqBody, c.RespBody, c.Truncated)
+			if c.Status != tc.status || string(c.ReqBody) != tc.reqBody || c.RespBody.String() != tc.respBody || c.Truncated != tc.truncated {
+				t.Fatalf("got status %d req %q resp %q truncated %v", c.Status, c.ReqBody, c.RespBody.String(), c.Truncated)
 			}
 			if c.Method != "POST" || c.Path != "/api/things?page=2&x=%C3%A9" || !c.Time.Equal(t0) || c.Duration < 0 {
 				t.Fatalf("call: %+v", c)

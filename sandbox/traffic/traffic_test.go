@@ -134,8 +134,8 @@ func TestRecordsCalls(t *testing.T) {
 			if c.ID == "" || c.ID != sent[i].Header.Get("X-Request-ID") || len(c.RespHeader["X-Request-ID"]) != 1 || c.RespHeader["X-Request-ID"][0] != c.ID {
 				t.Fatalf("request id %q, client saw %q", c.ID, sent[i].Header.Get("X-Request-ID"))
 			}
-			if !bytes.Equal(c.RespBody, sent[i].Body) || c.RespBodySize != int64(len(sent[i].Body)) || c.Truncated {
-				t.Fatalf("response body differs:\n%s\n%s", c.RespBody, sent[i].Body)
+			if !bytes.Equal(c.RespBody.Bytes(), sent[i].Body) || c.RespBodySize != int64(len(sent[i].Body)) || c.Truncated {
+				t.Fatalf("response body differs:\n%s\n%s", c.RespBody.Bytes(), sent[i].Body)
 			}
 			if tc.call.Body != nil {
 				want, _ := json.Marshal(tc.call.Body)

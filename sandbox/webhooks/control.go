@@ -95,7 +95,7 @@ func (s *Service) emit(r *api.Request) (any, error) {
 		if err := knownEshop(tx, id); err != nil {
 			return err
 		}
-		if addon != "" && !tx.Exists(id, auth.AddonsCollection, addon) {
+		if addon != "" && !auth.AddonExists(tx, id, addon) {
 			return sandbox.NotFound(addon, "Add-on %q is not installed in e-shop %d.", addon, id)
 		}
 		tx.Emit(ev)

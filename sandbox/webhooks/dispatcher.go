@@ -303,9 +303,8 @@ type Target struct {
 func Targets(tx *store.Tx, ev sandbox.Event) ([]Target, error) {
 	var out []Target
 	if IsSystem(ev.Kind) {
-		err := tx.Scan(ev.EshopID, auth.AddonsCollection, func(_ string, doc []byte) bool {
-			var a auth.Addon
-			if json.Unmarshal(doc, &a) == nil && a.WebhookURL != "" && (ev.Addon == "" || ev.Addon == a.Name) {
+		err := auth.EachAddon(tx, ev.EshopID, func(a *auth.Addon) bool {
+			if a.WebhookURL != "" && (ev.Addon == "" || ev.Addon == a.Name) {
 				out = append(out, Target{Addon: a.Name, URL: a.WebhookURL})
 			}
 			return true

@@ -222,8 +222,7 @@ func TestSystemEventsGoToTheAddon(t *testing.T) {
 	other := newReceiver(t, 0)
 	err := g.st.Update(func(tx *store.Tx) error {
 		for _, a := range []auth.Addon{{Name: "pay", WebhookURL: addon.srv.URL}, {Name: "quiet"}} {
-			raw, _ := json.Marshal(a)
-			if _, err := tx.Put(1001, auth.AddonsCollection, a.Name, raw); err != nil {
+			if err := auth.PutAddon(tx, 1001, &a); err != nil {
 				return err
 			}
 		}

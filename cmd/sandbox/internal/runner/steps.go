@@ -228,9 +228,8 @@ func (r *run) call(s *scenario.CallStep) outcome {
 func (r *run) adminToken(eshop int) (string, error) {
 	var tok, first string
 	err := r.app.Store.View(func(tx *store.Tx) error {
-		return tx.Scan(store.Global, auth.TokensCollection, func(_ string, doc []byte) bool {
-			var t auth.Token
-			if json.Unmarshal(doc, &t) != nil || t.Kind != auth.KindPrivate || t.EshopID != eshop {
+		return auth.EachToken(tx, func(t *auth.Token) bool {
+			if t.Kind != auth.KindPrivate || t.EshopID != eshop {
 				return true
 			}
 			if first == "" {

@@ -21,7 +21,7 @@
 //     path) and none answers 5xx; every webhook sent to a built-in inbox
 //     is delivered; every /_sandbox/ path the README names is served, and
 //     the control-plane section names every control route.
-package readme_test
+package readme
 
 import (
 	"bufio"
@@ -127,7 +127,8 @@ func TestREADMEBlocksRun(t *testing.T) {
 			t.Fatalf("the README's blocks need %s on the PATH (CI installs it in .ci/run): %v", tool, err)
 		}
 	}
-	raw, err := os.ReadFile("README.md")
+	root := repoRoot(t)
+	raw, err := os.ReadFile(filepath.Join(root, "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,10 +156,11 @@ func TestREADMEBlocksRun(t *testing.T) {
 		}
 	}
 	build := exec.Command("go", "build", "-o", filepath.Join(bin, "sandbox"), "./cmd/sandbox")
+	build.Dir = root
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	if err := copyTree(".", work); err != nil {
+	if err := copyTree(root, work); err != nil {
 		t.Fatal(err)
 	}
 
@@ -437,5 +439,24 @@ func TestReadmeBlocksParse(t *testing.T) {
 		if _, err := readmeBlocks(bad); err == nil {
 			t.Errorf("%s: no error", name)
 		}
+	}
+}
+
+// repoRoot is the module's root, where README.md lives.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the test's folder")
+		}
+		dir = parent
 	}
 }

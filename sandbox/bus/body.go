@@ -1,0 +1,75 @@
+package bus
+
+import (
+	"encoding/json"
+)
+
+// Body is a recorded HTTP body. It keeps the bytes in the parts they were
+// written in, so that a part which is a cached answer (immutable, shared by
+// every call that sends it) is referenced by the record instead of copied:
+// recording a read then costs no copy of its body. Its JSON form is the
+// whole body as base64, as a []byte marshals.
+type Body struct {
+	parts [][]byte
+	n     int
+}
+
+// NewBody records b as one part (it is not copied).
+func NewBody(b []byte) Body {
+	if len(b) == 0 {
+		return Body{}
+	}
+	return Body{parts: [][]byte{b}, n: len(b)}
+}
+
+// Append adds a part (not copied: the caller hands over b).
+func (b *Body) Append(p []byte) {
+	if len(p) == 0 {
+		return
+	}
+	b.parts = append(b.parts, p)
+	b.n += len(p)
+}
+
+// Len is the number of bytes recorded.
+func (b Body) Len() int { return b.n }
+
+// Bytes is the whole body; a body of one part is returned as it is, more
+// parts are joined into a new slice.
+func (b Body) Bytes() []byte {
+	switch len(b.parts) {
+	case 0:
+		return nil
+	case 1:
+		return b.parts[0]
+	}
+	out := make([]byte, 0, b.n)
+	for _, p := range b.parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// String is the whole body as text.
+func (b Body) String() string { return string(b.Bytes()) }
+
+// MarshalJSON writes the body as a base64 string, like []byte.
+func (b Body) MarshalJSON() ([]byte, error) {
+	if b.n == 0 {
+		return []byte(`null`), nil
+	}
+	return json.Marshal(b.Bytes())
+}
+
+// UnmarshalJSON reads the base64 form MarshalJSON writes.
+func (b *Body) UnmarshalJSON(data []byte) error {
+	var raw []byte
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	*b = NewBody(raw)
+	return nil
+}
+
+// IsZero reports an empty body, so `omitempty`-style callers can skip it.
+func (b Body) IsZero() bool { return b.n == 0 }
