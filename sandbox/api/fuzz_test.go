@@ -9,13 +9,19 @@ import (
 	"testing"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/internal/hostile"
 )
 
 // FuzzDecodeJSON: any bytes either decode or give a 422 naming the body;
-// never a panic, never another kind of error.
+// never a panic, never another kind of error. The seeds include the
+// hostile inputs (alias bomb, deep nesting, invalid UTF-8, a very long
+// line).
 func FuzzDecodeJSON(f *testing.F) {
 	for _, s := range []string{`{"data":{}}`, `{"data":[1,2,{"a":"b"}]}`, `{`, ``, "\xff", `{"a":1} x`, `[[[[[[[[]]]]]]]]`, `{"n":1e400}`, `"str"`} {
 		f.Add([]byte(s))
+	}
+	for _, in := range hostile.Inputs() {
+		f.Add(in.Data)
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		v, err := DecodeJSON(raw)

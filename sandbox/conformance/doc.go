@@ -10,4 +10,13 @@
 // Endpoints other packages serve are in the table too, so they are
 // covered as soon as they land; the thresholds minConforming and
 // pendingGroups are a ratchet the project raises to 328 and empties.
+//
+// TestWriteConformance is the write side: each of the reference's 179
+// write endpoints gets a body generated from its request schema (values
+// made from the schema, records named from list answers and from what
+// the group's earlier entries created), and must answer its documented
+// status with every declared property, show the change in a read-back,
+// emit its events and list it in its change log (write_*_test.go). It
+// names, per endpoint, what it sent and what it checked, and fails
+// unless all 179 conform.
 package conformance

@@ -130,6 +130,13 @@ func (c *Ctx) Apply(k *Coll, rec, data map[string]any, create bool) (map[string]
 		}
 		// Keys starting with "_" come only from behaviour packages (bodies
 		// are stripped of them): sandbox metadata kept with the record.
+		if node.HasProp(f) {
+			// A text the record cannot hold would be answered as null:
+			// refuse it rather than lose it.
+			if at, expect, bad := shape.Unfit(v, node.Prop(f)); bad {
+				return nil, sandbox.Invalid("data."+f+at, "Field data.%s%s must be %s.", f, at, expect)
+			}
+		}
 		if node.HasProp(f) || !node.Declares() || f == row.IDField || strings.HasPrefix(f, "_") {
 			rec[f] = merge(rec[f], v)
 		}

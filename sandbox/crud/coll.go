@@ -11,6 +11,7 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/documents"
 	"github.com/eshop-sandbox/sandbox/sandbox/products"
 	"github.com/eshop-sandbox/sandbox/sandbox/registry"
 )
@@ -257,6 +258,29 @@ func (k *Coll) Put(id string, rec map[string]any) error {
 	return nil
 }
 
+// position is the index of an embedded record in its parent's list, -1
+// for a top-level resource or an id not there.
+func (k *Coll) position(id string) int {
+	if k.Row.Parent == nil {
+		return -1
+	}
+	for i, el := range k.elements() {
+		if m, ok := el.(map[string]any); ok && idString(m[k.Row.IDField]) == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// replaceAt puts rec at index i of an embedded resource's list: a record
+// renamed by its update keeps its place (and its translations).
+func (k *Coll) replaceAt(i int, rec map[string]any) {
+	arr := k.elements()
+	arr[i] = rec
+	k.Parent[k.Row.Parent.Field] = arr
+	k.dirty = true
+}
+
 // SetAll replaces every element of an embedded resource.
 func (k *Coll) SetAll(recs []any) {
 	k.Parent[k.Row.Parent.Field] = recs
@@ -339,14 +363,17 @@ func (k *Coll) Flush() error {
 }
 
 // NewID gives a new record its identifier: a request field named in
-// IDFrom (or the id field itself), the next integer for integer ids, a
-// GUID for GUID ids, a slug of SlugFrom, else the next number as a
-// string.
+// IDFrom (or the id field itself), the next code of a numbered
+// collection's one sequence, the next integer for integer ids, a GUID
+// for GUID ids, a slug of SlugFrom, else the next number as a string.
 func (k *Coll) NewID(data map[string]any) (any, error) {
 	for _, f := range append(append([]string{}, k.Row.IDFrom...), k.Row.IDField) {
 		if v, ok := data[f]; ok && v != nil && idString(v) != "" {
 			return v, nil
 		}
+	}
+	if k.Row.Numbered {
+		return documents.NextCode(k.c.Tx, k.c.R.Eshop, k.Row.Name, k.c.Tx.Now().Year())
 	}
 	idNode := k.c.E.recordNode(k.Row).Prop(k.Row.IDField)
 	switch {

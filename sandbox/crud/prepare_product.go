@@ -10,9 +10,10 @@ import (
 
 // prepareProduct maps a product request onto the product record: the
 // variants (availability and unit ids become objects, codes must be
-// unique in the e-shop), flags, filtering and surcharge parameters named
-// by code, the index name and URL from the name, and the default
-// category from the categories.
+// unique in the e-shop), flags (the whole list, then flagsManagement's
+// additions and removals), filtering and surcharge parameters named by
+// code, the index name and URL from the name, and the default category
+// from the categories.
 func prepareProduct(c *Ctx, k *Coll, rec, orig map[string]any, create bool) error {
 	if create {
 		if rec["type"] == nil {
@@ -58,6 +59,14 @@ func prepareProduct(c *Ctx, k *Coll, rec, orig map[string]any, create bool) erro
 		}
 		rec["flags"] = out
 	}
+	if fm, ok := orig["flagsManagement"].([]any); ok {
+		out, err := c.manageFlags(asList(rec["flags"]), fm)
+		if err != nil {
+			return err
+		}
+		rec["flags"] = out
+	}
+	delete(rec, "flagsManagement")
 	for _, p := range []struct{ field, res string }{{"filteringParameters", "filtering-parameters"}, {"surchargeParameters", "surcharge-parameters"}} {
 		list, ok := orig[p.field].([]any)
 		if !ok {
@@ -73,7 +82,8 @@ func prepareProduct(c *Ctx, k *Coll, rec, orig map[string]any, create bool) erro
 }
 
 // pickValues keeps, of a parameter, the values the request names
-// (by valueIndex); no list keeps them all.
+// (by valueIndex); no list keeps them all. A surcharge value named as an
+// object may set its price and visibility for this product.
 func pickValues(req, found map[string]any) map[string]any {
 	out := clone(found).(map[string]any)
 	delete(out, "id")
@@ -81,22 +91,49 @@ func pickValues(req, found map[string]any) map[string]any {
 	if !ok {
 		return out
 	}
-	want := map[string]bool{}
+	want := map[string]map[string]any{}
 	for _, n := range names {
-		if m, ok := n.(map[string]any); ok {
+		m, isObj := n.(map[string]any)
+		if isObj {
 			n = m["valueIndex"]
 		}
-		want[idString(n)] = true
+		want[idString(n)] = m
 	}
 	all, _ := out["values"].([]any)
 	var keep []any
 	for _, v := range all {
-		if m, ok := v.(map[string]any); ok && want[idString(m["valueIndex"])] {
-			keep = append(keep, m)
+		m, ok := v.(map[string]any)
+		if !ok {
+			continue
 		}
+		named, ok := want[idString(m["valueIndex"])]
+		if !ok {
+			continue
+		}
+		for _, k := range []string{"price", "visible"} {
+			if x, set := named[k]; set {
+				m[k] = x
+			}
+		}
+		keep = append(keep, m)
 	}
 	out["values"] = keep
 	return out
+}
+
+// negativeStock turns the request's negativeStockAllowed (true, false or
+// null) into the answer's word: "yes", "no", or "default" (the e-shop's
+// setting decides).
+func negativeStock(v any) any {
+	switch v {
+	case true:
+		return "yes"
+	case false:
+		return "no"
+	case nil:
+		return "default"
+	}
+	return v
 }
 
 // codeList resolves a list of {code, ...} entries against a resource.
@@ -178,7 +215,14 @@ func (c *Ctx) productVariants(k *Coll, rec map[string]any, list []any) ([]any, e
 		if o := old[code]; o != nil {
 			v = o
 		}
+		v["code"] = code
 		for key, val := range req {
+			if done, err := c.variantField(v, key, val, field, idString(rec["guid"])); done || err != nil {
+				if err != nil {
+					return nil, err
+				}
+				continue
+			}
 			switch key {
 			case "availabilityId", "availabilityWhenSoldOutId":
 				into := "availability"
@@ -194,6 +238,8 @@ func (c *Ctx) productVariants(k *Coll, rec map[string]any, list []any) ([]any, e
 					return nil, sandbox.NotFound(field+"."+key, "Field %s.%s: availability %s does not exist in this e-shop.", field, key, idString(val))
 				}
 				v[into] = map[string]any{"id": a["id"], "name": a["name"]}
+			case "negativeStockAllowed":
+				v[key] = negativeStock(val)
 			case "unitId":
 				if val == nil {
 					v["unit"] = nil
@@ -263,3 +309,45 @@ func (c *Ctx) variantEvents(vars []any) {
 }
 
 func asList(v any) []any { l, _ := v.([]any); return l }
+
+// Actions of a product request's flagsManagement entries.
+const (
+	flagAdd    = "add"    // set the flag (with its dates), keeping the others
+	flagRemove = "remove" // take the flag off, keeping the others
+)
+
+// manageFlags applies flagsManagement to a product's flags: each entry
+// adds (or re-dates) or removes one flag by code, leaving the others, in
+// order. A code no flag has answers 404, another action 422, both naming
+// the entry.
+func (c *Ctx) manageFlags(flags, entries []any) ([]any, error) {
+	k, err := c.Coll(c.Row("flags"))
+	if err != nil {
+		return nil, err
+	}
+	out := append([]any{}, flags...)
+	for i, e := range entries {
+		m, _ := e.(map[string]any)
+		field := "data.flagsManagement[" + strconv.Itoa(i) + "]"
+		code := idString(m["code"])
+		_, found, err := k.Find(code)
+		if err != nil {
+			return nil, sandbox.NotFound(field+".code", "Field %s.code: flag %q does not exist in this e-shop.", field, code)
+		}
+		kept := out[:0:0]
+		for _, f := range out {
+			if fm, ok := f.(map[string]any); !ok || idString(fm["code"]) != code {
+				kept = append(kept, f)
+			}
+		}
+		switch str(m["action"]) {
+		case flagAdd:
+			out = append(kept, map[string]any{"code": found["code"], "title": found["title"], "dateFrom": m["dateFrom"], "dateTo": m["dateTo"]})
+		case flagRemove:
+			out = kept
+		default:
+			return nil, sandbox.Unprocessable(sandbox.CodeSchemaMismatch, field+".action", "Field %s.action must be %q or %q.", field, flagAdd, flagRemove)
+		}
+	}
+	return out, nil
+}

@@ -190,6 +190,10 @@ func (c *Ctx) updateOne(k *Coll, id string, data map[string]any, orCreate bool) 
 	default:
 		return nil, "", err
 	}
+	// An embedded record is an element of its parent's list, changed in
+	// place below: its position, taken now, is where a renamed record
+	// goes (by then it no longer carries the old id).
+	pos := k.position(id)
 	newID := id
 	var newIDv any
 	if v, ok := data[row.IDField]; ok && v != nil && c.Esh.Language == "" && idString(v) != id {
@@ -213,16 +217,23 @@ func (c *Ctx) updateOne(k *Coll, id string, data map[string]any, orCreate bool) 
 			return nil, "", sandbox.Conflict(row.IDField, "%s %s %q is already used in this e-shop.", singular(row.Name), row.IDField, newID)
 		}
 	}
-	if newIDv != nil {
+	switch {
+	case newIDv != nil && pos >= 0:
+		k.replaceAt(pos, rec)
+	case newIDv != nil:
 		if err := k.Remove(id); err != nil {
 			return nil, "", err
 		}
+	}
+	if newIDv != nil {
 		if err := c.Changed(k, id, changelog.Delete); err != nil {
 			return nil, "", err
 		}
 	}
-	if err := k.Put(newID, rec); err != nil {
-		return nil, "", err
+	if newIDv == nil || pos < 0 {
+		if err := k.Put(newID, rec); err != nil {
+			return nil, "", err
+		}
 	}
 	kind := changelog.Edit
 	if newIDv != nil {

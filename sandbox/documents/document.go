@@ -3,7 +3,9 @@
 // as the files the reference's download endpoints return: a real,
 // minimal PDF that a browser opens, and an ISDOC 6 XML document. Both are
 // built from the same Doc, which is read from a stored record in the
-// reference's detail shape, so the files always agree with the JSON.
+// reference's detail shape, so the files always agree with the JSON. It
+// also numbers them: one code sequence per kind (NextCode), whoever
+// issues the document.
 package documents
 
 import (

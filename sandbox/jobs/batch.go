@@ -18,6 +18,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/catalog"
 	"github.com/eshop-sandbox/sandbox/sandbox/crud"
 	"github.com/eshop-sandbox/sandbox/sandbox/orders"
+	"github.com/eshop-sandbox/sandbox/sandbox/orders/rules"
 	"github.com/eshop-sandbox/sandbox/sandbox/registry"
 	"github.com/eshop-sandbox/sandbox/sandbox/store"
 )
@@ -74,13 +75,20 @@ func (s *Service) lineWriter(single string) crud.LineWriter {
 	return nil
 }
 
-// orderLine creates one order with every rule of POST /api/orders.
+// orderLine creates one order with every rule of POST /api/orders: the
+// creation flags come from the batch request's query and from the row
+// (a library row's settings, or flags among the order's fields, as in a
+// request's data).
 func (s *Service) orderLine(c *crud.Ctx, line map[string]any) (string, error) {
+	flags, err := orders.ReadFlags(c.R, map[string]any{"data": line}, rules.FlagNames...)
+	if err != nil {
+		return "", err
+	}
 	sh, err := orders.OpenShop(c.Tx, c.R.Eshop, s.Site)
 	if err != nil {
 		return "", err
 	}
-	o, err := sh.CreateOrder(line, nil, s.IDs)
+	o, err := sh.CreateOrder(line, flags, s.IDs)
 	if err != nil {
 		return "", err
 	}
@@ -122,10 +130,13 @@ func (s *Service) batch(ctx context.Context, j *Job) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("The batch file could not be read: %v.", err)
 	}
-	rows, skipped, err := parseLines(raw)
+	lines, skipped, err := parseLines(raw)
 	if err != nil {
 		return Result{}, err
 	}
+	unreadable := len(skipped)
+	rows, unwrapped := unwrapRows(lines, b.Single == "CreateOrder")
+	skipped = append(skipped, unwrapped...)
 	skipped = append(skipped, s.prepareLines(b.Single, rows)...)
 	_, single, _ := s.Registry.Op(b.Single)
 	mass := s.Registry.MassEvent(b)
@@ -134,14 +145,14 @@ func (s *Service) batch(ctx context.Context, j *Job) (Result, error) {
 	var failed []rowError
 	err = s.engine.Update(req, func(c *crud.Ctx) error {
 		changed, failed = nil, nil
-		for i, line := range rows {
-			if line == nil {
+		for _, r := range rows {
+			if r.fields == nil {
 				continue
 			}
-			vars, err := lineVars(row, b, single, j.Vars, line)
+			vars, err := lineVars(row, b, single, j.Vars, r.fields)
 			if err == nil {
 				var id string
-				if id, err = write(c.WithVars(vars), line); err == nil {
+				if id, err = write(c.WithVars(vars), r.fields); err == nil {
 					if id != "" && !contains(changed, id) {
 						changed = append(changed, id)
 					}
@@ -151,7 +162,7 @@ func (s *Service) batch(ctx context.Context, j *Job) (Result, error) {
 			if sandbox.AsError(err).Kind == sandbox.KindInternal {
 				return err
 			}
-			failed = append(failed, rowError{line: i + 1, msg: sandbox.AsError(err).Message})
+			failed = append(failed, rowError{line: r.line, msg: r.where() + sandbox.AsError(err).Message})
 		}
 		if len(changed) > 0 && mass != "" {
 			c.Emit(mass, crud.MassInstance(changed))
@@ -163,7 +174,7 @@ func (s *Service) batch(ctx context.Context, j *Job) (Result, error) {
 	}
 	skipped = append(skipped, failed...)
 	sort.SliceStable(skipped, func(a, b int) bool { return skipped[a].line < skipped[b].line })
-	log := batchLog(len(rows), len(changed), skipped)
+	log := batchLog(unreadable+len(unwrapped)+len(rows), len(changed), skipped)
 	if len(changed) == 0 && len(skipped) > 0 {
 		return Result{}, errors.New(log)
 	}
@@ -279,21 +290,18 @@ func parseLines(raw []byte) (rows []map[string]any, skipped []rowError, err erro
 // prepareLines checks each line against the single operation's request
 // schema (as the body one request of it would carry) and then undoes the
 // SDK's encodings in it; a mismatching line is skipped.
-func (s *Service) prepareLines(single string, rows []map[string]any) []rowError {
+func (s *Service) prepareLines(single string, rows []batchRow) []rowError {
 	var sch *jsonschema.Schema
 	if s.Schemas != nil {
 		sch = s.Schemas.Request(single)
 	}
 	var out []rowError
-	for i, line := range rows {
-		if line == nil {
-			continue
-		}
-		body, normalize := s.engine.Line(single, line)
+	for i, r := range rows {
+		body, normalize := s.engine.Line(single, r.fields)
 		if sch != nil {
 			if err := sch.Validate(body); err != nil {
-				out = append(out, rowError{line: i + 1, msg: sandbox.AsError(api.SchemaError(err)).Message})
-				rows[i] = nil
+				out = append(out, rowError{line: r.line, msg: r.where() + sandbox.AsError(api.SchemaError(err)).Message})
+				rows[i].fields = nil
 				continue
 			}
 		}

@@ -178,3 +178,59 @@ func TestBatchOfMissingParent(t *testing.T) {
 		t.Fatalf("%d jobs queued", list.Paginator.TotalCount)
 	}
 }
+
+// TestPrioritySingleAndBatchShareTheField: the single PATCH of a
+// category's product priorities and the products-priority batch write
+// the same field, which the GET reads: each overwrites what the other
+// wrote, in either order, whichever row shape the batch uses.
+func TestPrioritySingleAndBatchShareTheField(t *testing.T) {
+	e := evtest.Start(t, sandbox.Config{})
+	e.Register("job:finished")
+	var products []map[string]any
+	evtest.Read(t, "eshops/1001/products.json", &products)
+	guid := products[0]["guid"].(string)
+	cat := products[0]["defaultCategory"].(map[string]any)["guid"].(string)
+	priority := func() int {
+		var d struct {
+			CategoryProducts []struct {
+				ProductGUID string `json:"productGuid"`
+				Priority    *int   `json:"priority"`
+			}
+		}
+		e.Call("GET", "/api/categories/"+cat+"/productsPriority", nil).Data(t, &d)
+		for _, p := range d.CategoryProducts {
+			if p.ProductGUID == guid && p.Priority != nil {
+				return *p.Priority
+			}
+		}
+		return -1
+	}
+	single := func(n int) {
+		r := e.Call("PATCH", "/api/categories/"+cat+"/productsPriority", map[string]any{"data": []any{map[string]any{"productGuid": guid, "priority": n}}})
+		if r.Status != 200 {
+			t.Fatalf("PATCH: %d %s", r.Status, r.Body)
+		}
+	}
+	steps := []struct {
+		name  string
+		write func()
+		want  int
+	}{
+		{"single PATCH", func() { single(5) }, 5},
+		{"flat batch row", func() {
+			runBatch(t, e, "PATCH", "/api/categories/products-priority/batch", "1 records changed",
+				map[string]any{"categoryGuid": cat, "productGuid": guid, "priority": 9})
+		}, 9},
+		{"single PATCH after the batch", func() { single(2) }, 2},
+		{"library batch row", func() {
+			runBatch(t, e, "PATCH", "/api/categories/products-priority/batch", "1 records changed",
+				map[string]any{"categoryGuid": cat, "data": []any{map[string]any{"productGuid": guid, "priority": 11}}})
+		}, 11},
+	}
+	for _, s := range steps {
+		s.write()
+		if got := priority(); got != s.want {
+			t.Fatalf("after the %s: priority %d, want %d", s.name, got, s.want)
+		}
+	}
+}

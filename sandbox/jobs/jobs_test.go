@@ -3,6 +3,7 @@ package jobs
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -118,4 +119,60 @@ func mustRegistry(t *testing.T) *registry.Registry {
 		t.Fatal(err)
 	}
 	return reg
+}
+
+// TestUnwrapRows: flat lines pass as they are; a library row gives one
+// row per entry of data with the fields beside data; conflicting
+// identifiers, an empty or malformed data, and settings outside the
+// order batch are skipped with the line (and entry) named.
+func TestUnwrapRows(t *testing.T) {
+	obj := func(s string) map[string]any {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(s), &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	cases := []struct {
+		name     string
+		line     string
+		settings bool
+		rows     []string // the rows as JSON, in order
+		skip     string   // the skip message's start ("" = none)
+	}{
+		{"flat", `{"guid":"a","name":"x"}`, false, []string{`{"guid":"a","name":"x"}`}, ""},
+		{"one object", `{"guid":"a","data":{"name":"x"}}`, false, []string{`{"guid":"a","name":"x"}`}, ""},
+		{"a list", `{"categoryGuid":"c","data":[{"productGuid":"p","priority":1},{"productGuid":"q","priority":2}]}`, false,
+			[]string{`{"categoryGuid":"c","priority":1,"productGuid":"p"}`, `{"categoryGuid":"c","priority":2,"productGuid":"q"}`}, ""},
+		{"the same id twice", `{"guid":"a","data":{"guid":"a","name":"x"}}`, false, []string{`{"guid":"a","name":"x"}`}, ""},
+		{"two ids", `{"guid":"a","data":{"guid":"b"}}`, false, nil, "guid is given beside data"},
+		{"an empty list", `{"data":[]}`, false, nil, `"data" is an empty list`},
+		{"a list entry not an object", `{"data":[1]}`, false, nil, "data[0]: not a JSON object"},
+		{"data a string", `{"data":"x"}`, false, nil, `"data" must be the row`},
+		{"settings elsewhere", `{"settings":{},"data":{"name":"x"}}`, false, nil, `"settings" belongs to order rows`},
+		{"settings without data", `{"settings":{"suppressEmailSending":true},"email":"a@b.c"}`, true, nil, `"settings" goes with "data"`},
+		{"order settings", `{"settings":{"suppressEmailSending":true},"data":{"email":"a@b.c"}}`, true,
+			[]string{`{"email":"a@b.c","suppressEmailSending":true}`}, ""},
+		{"a flag not a boolean", `{"settings":{"suppressEmailSending":"yes"},"data":{}}`, true, nil, "settings.suppressEmailSending must be true or false"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rows, skipped := unwrapRows([]map[string]any{nil, obj(c.line)}, c.settings)
+			if len(rows) != len(c.rows) {
+				t.Fatalf("%d rows, want %d (skipped %v)", len(rows), len(c.rows), skipped)
+			}
+			for i, want := range c.rows {
+				got, _ := json.Marshal(rows[i].fields)
+				if string(got) != want || rows[i].line != 2 {
+					t.Errorf("row %d: %s (line %d), want %s (line 2)", i, got, rows[i].line, want)
+				}
+			}
+			switch {
+			case c.skip == "" && len(skipped) > 0:
+				t.Fatalf("skipped %v", skipped)
+			case c.skip != "" && (len(skipped) != 1 || skipped[0].line != 2 || !strings.HasPrefix(skipped[0].msg, c.skip)):
+				t.Fatalf("skipped %v, want line 2: %s…", skipped, c.skip)
+			}
+		})
+	}
 }

@@ -23,7 +23,7 @@ func TestStockAndShipping(t *testing.T) {
 	code := sandboxtest.Fixture(t, 1001, "stocks", "0._supplies.0.code")
 	before := gjson.Parse(sandboxtest.Fixture(t, 1001, "stocks", "0._supplies.0.amount")).Float()
 	st, got := do("PATCH", "/api/stocks/"+stock+"/movements", `{"data":[{"productCode":"`+code+`","amountChange":-3},{"productCode":"NO-SUCH","amountChange":1}]}`)
-	if st != 200 || got.Get("errors.#").Int() != 1 || got.Get("errors.0.instance").String() != "data[1]" {
+	if st != 200 || got.Get("errors.#").Int() != 1 || got.Get("errors.0.instance").String() != "data[1].productCode" {
 		t.Fatalf("partial stock change: %d %s", st, got.Raw)
 	}
 	_, sup := do("GET", "/api/stocks/"+stock+"/supplies?code="+code, "")

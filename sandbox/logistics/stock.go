@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/shopspring/decimal"
-
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/crud"
@@ -16,9 +14,17 @@ import (
 // carry (413 above; the reference gives no number).
 const MaxStockRows = 100
 
-// updateQuantity answers PATCH /api/stocks/{stockId}/movements: each row
-// changes a variant's amount in the stock by amountChange. Rows naming
-// no variant are skipped and reported with 200.
+// updateQuantity answers PATCH /api/stocks/{stockId}/movements. Each row
+// names a variant by productCode and gives exactly one of the three row
+// shapes of the reference (stockRow): amountChange changes the available
+// amount by that much; quantity sets the available amount; realStock
+// sets the physical stock (available plus reserved), keeping the
+// reserved amount (claim), so the available amount becomes realStock
+// minus claim. Rows apply in order, each seeing the ones before it. A row
+// that gives none or several of them, a value that is not an amount
+// (at most 3 decimal places; quantity and realStock not negative) or a
+// code no variant has is skipped and reported with 200 (spec, Errors
+// rule 2); the others are applied.
 func (h *handlers) updateQuantity(r *api.Request) (any, error) {
 	rows, err := crud.BodyList(r, "")
 	if err != nil {
@@ -35,7 +41,7 @@ func (h *handlers) updateQuantity(r *api.Request) (any, error) {
 		if err != nil {
 			return err
 		}
-		sid, _, err := sk.Find(r.Var("stockId"))
+		sid, stock, err := sk.Find(r.Var("stockId"))
 		if err != nil {
 			return err
 		}
@@ -44,24 +50,30 @@ func (h *handlers) updateQuantity(r *api.Request) (any, error) {
 		if err != nil {
 			return err
 		}
+		held := suppliesOf(stock)
 		var lines []orders.StockLine
 		for i, row := range rows {
 			m, _ := row.(map[string]any)
-			code := str(m["productCode"])
-			delta, err := decimal.NewFromString(crud.IDString(m["amountChange"]))
+			sr, err := readStockRow(i, m)
 			if err != nil {
-				res.Errors = append(res.Errors, skip(i, "amountChange must be a number"))
+				res.Errors = append(res.Errors, skipped(i, err))
 				continue
 			}
-			recs, err := pk.All(func(doc []byte) bool { return crud.FieldEquals(doc, "variants.#.code", code) })
+			recs, err := pk.All(func(doc []byte) bool { return crud.FieldEquals(doc, "variants.#.code", sr.code) })
 			if err != nil {
 				return err
 			}
-			if code == "" || len(recs) == 0 {
-				res.Errors = append(res.Errors, skip(i, fmt.Sprintf("no product variant has code %q", code)))
+			if sr.code == "" || len(recs) == 0 {
+				res.Errors = append(res.Errors, skipped(i, sandbox.NotFound(fmt.Sprintf("data[%d].productCode", i), "no product variant has code %q.", sr.code)))
 				continue
 			}
-			lines = append(lines, orders.StockLine{Code: code, ProductGUID: str(recs[0]["guid"]), Delta: delta})
+			s := held[sr.code]
+			delta := sr.delta(s)
+			held[sr.code] = supply{amount: s.amount.Add(delta), claim: s.claim}
+			if delta.IsZero() {
+				continue // already so: nothing moves
+			}
+			lines = append(lines, orders.StockLine{Code: sr.code, ProductGUID: str(recs[0]["guid"]), Delta: delta})
 		}
 		shop, err := orders.OpenShop(c.Tx, r.Eshop, h.site)
 		if err != nil {
@@ -75,9 +87,12 @@ func (h *handlers) updateQuantity(r *api.Request) (any, error) {
 	return res, nil
 }
 
-func skip(i int, why string) api.ErrorItem {
-	return api.ErrorItem{ErrorCode: sandbox.CodeNotFound, Instance: fmt.Sprintf("data[%d]", i),
-		Message: fmt.Sprintf("data[%d] skipped: %s.", i, why)}
+// skipped reports a row the request skipped, with the error's code and
+// the field it names.
+func skipped(i int, err error) api.ErrorItem {
+	item := api.ErrorItemOf(err)
+	item.Message = fmt.Sprintf("data[%d] skipped: %s", i, item.Message)
+	return item
 }
 
 // lastMove answers GET /api/stocks/{stockId}/movements/last: the newest

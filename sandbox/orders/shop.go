@@ -3,13 +3,13 @@ package orders
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/documents"
 	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/orders/rules"
 	"github.com/eshop-sandbox/sandbox/sandbox/store"
@@ -95,27 +95,11 @@ func (s *Shop) Currency(code string) gjson.Result {
 	return gjson.Result{}
 }
 
-// NextCode returns the next document or order code of a collection: the
-// sequence continues after the seeded codes; an unseeded collection
-// starts at <year>000001 like the service's numbering. Codes already in
-// use are skipped.
+// NextCode returns the next document or order code of a collection
+// from the collection's one number sequence (documents.NextCode), which
+// every path that issues such a code shares.
 func (s *Shop) NextCode(coll string) (string, error) {
-	for {
-		n, err := s.Tx.Next(s.ID, coll)
-		if err != nil {
-			return "", err
-		}
-		if n < 1_000_000 {
-			n += int64(s.Now.Year()) * 1_000_000
-			if err := s.Tx.SetSequence(s.ID, coll, n); err != nil {
-				return "", err
-			}
-		}
-		code := strconv.FormatInt(n, 10)
-		if !s.Tx.Exists(s.ID, coll, code) {
-			return code, nil
-		}
-	}
+	return documents.NextCode(s.Tx, s.ID, coll, s.Now.Year())
 }
 
 // NextID returns the next number of a named sequence, starting above

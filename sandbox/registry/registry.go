@@ -64,6 +64,11 @@ type Resource struct {
 	// GUIDs are generated.
 	IDFrom   []string
 	SlugFrom string
+	// Numbered marks a numbered collection (a document kind): a new
+	// record's code comes from the collection's one number sequence
+	// (documents.NextCode), which the order flow and the accounting
+	// actions draw from too.
+	Numbered bool
 	// LangFields are the texts a PATCH with language writes into the
 	// translation; LangID says the path identifier may be given in the
 	// selected language (spec, common query parameters, rule 3).

@@ -8,7 +8,7 @@ func documentRows() []*Resource {
 	created := timeFilters("creationTime", "creationTime")
 	return []*Resource{
 		{
-			Name: "invoices", IDField: "code", Def: "Invoice",
+			Name: "invoices", IDField: "code", Numbered: true, Def: "Invoice",
 			Events:    Events{Create: "invoice:create", Update: "invoice:update", Delete: "invoice:delete", MassUpdate: "invoice:massUpdate"},
 			ChangeKey: "code",
 			Ops: []*Op{
@@ -30,7 +30,7 @@ func documentRows() []*Resource {
 			},
 		},
 		{
-			Name: "proforma-invoices", IDField: "code", Def: "ProformaInvoice",
+			Name: "proforma-invoices", IDField: "code", Numbered: true, Def: "ProformaInvoice",
 			Events:    Events{Create: "proformaInvoice:create", Update: "proformaInvoice:update", Delete: "proformaInvoice:delete"},
 			ChangeKey: "code",
 			Ops: []*Op{
@@ -44,7 +44,7 @@ func documentRows() []*Resource {
 			},
 		},
 		{
-			Name: "credit-notes", IDField: "code",
+			Name: "credit-notes", IDField: "code", Numbered: true,
 			Events:    Events{Create: "creditNote:create", Update: "creditNote:update", Delete: "creditNote:delete"},
 			ChangeKey: "code",
 			Ops: []*Op{
@@ -73,7 +73,7 @@ func documentRows() []*Resource {
 			},
 		},
 		{
-			Name: "delivery-notes", IDField: "code",
+			Name: "delivery-notes", IDField: "code", Numbered: true,
 			Events: Events{Create: "deliveryNote:create", Update: "deliveryNote:update", Delete: "deliveryNote:delete"},
 			Ops: []*Op{
 				paged("GetListOfDeliveryNotes", "deliveryNotes", eq("isValid", "isValid"), eq("orderCode", "orderCode")),
@@ -82,7 +82,7 @@ func documentRows() []*Resource {
 			},
 		},
 		{
-			Name: "proof-payments", IDField: "code",
+			Name: "proof-payments", IDField: "code", Numbered: true,
 			Events:    Events{Create: "proofPayment:create", Update: "proofPayment:update", Delete: "proofPayment:delete"},
 			ChangeKey: "code",
 			Ops: []*Op{

@@ -5,11 +5,13 @@ import (
 	"io/fs"
 	"testing"
 
+	"github.com/eshop-sandbox/sandbox/sandbox/internal/hostile"
 	"github.com/eshop-sandbox/sandbox/scenarios"
 )
 
 // FuzzParse feeds scenario parsing arbitrary bytes, seeded with every
-// shipped scenario: it never panics, and a refusal is always Problems
+// shipped scenario and the hostile inputs (alias bomb, deep nesting,
+// invalid UTF-8, a very long line): it never panics, and a refusal is always Problems
 // that name a line (the message a user sees).
 func FuzzParse(f *testing.F) {
 	entries, _ := fs.ReadDir(scenarios.FS, ".")
@@ -20,6 +22,10 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte("name: x\nsteps: [\n"))
 	f.Add([]byte("---\n---\n"))
+	for _, in := range hostile.Inputs() {
+		f.Add(in.Data)
+	}
+	f.Add(append([]byte("name: laughs\nvariables:\n"), indent(hostile.AliasBomb(9, "lol"))...))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sc, err := Parse("fuzz.yaml", data)
 		if err == nil {
@@ -38,4 +44,16 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// indent puts two spaces before every line, to nest a YAML document.
+func indent(b []byte) []byte {
+	out := []byte("  ")
+	for i, c := range b {
+		out = append(out, c)
+		if c == '\n' && i+1 < len(b) {
+			out = append(out, ' ', ' ')
+		}
+	}
+	return out
 }

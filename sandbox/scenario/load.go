@@ -22,9 +22,26 @@ import (
 // SchemaFile is the scenario format's JSON Schema inside schemas.FS.
 const SchemaFile = "scenario.schema.json"
 
+// Bounds of a scenario file, so a hostile file gets a clear error at
+// once instead of a hang: its size, the values it stands for once its
+// YAML aliases are expanded (a "billion laughs" file is a few hundred
+// bytes that expand into billions of values), and their nesting (the
+// YAML parser stops at 10,000 levels, which still costs a location per
+// level per value).
+const (
+	MaxFileBytes = 1 << 20 // a scenario file of more than 1 MiB is refused
+	MaxValues    = 100_000 // nor one that expands into more values than this
+	MaxDepth     = 64      // nor one nesting values deeper than this
+)
+
 // Load reads and checks a scenario file.
 func Load(path string) (*Scenario, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, Problems{{File: path, Message: err.Error()}}
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
 	if err != nil {
 		return nil, Problems{{File: path, Message: err.Error()}}
 	}
@@ -37,6 +54,9 @@ func Load(path string) (*Scenario, error) {
 // schema cannot say (one action per fault, unique names, ...). Every
 // problem carries the file, line and column; the error is a Problems.
 func Parse(file string, data []byte) (*Scenario, error) {
+	if len(data) > MaxFileBytes {
+		return nil, Problems{{File: file, Line: 1, Column: 1, Message: fmt.Sprintf("the file is larger than %d bytes, the most a scenario file may hold", MaxFileBytes)}}
+	}
 	var root yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&root); err != nil {
@@ -50,8 +70,18 @@ func Parse(file string, data []byte) (*Scenario, error) {
 		return nil, Problems{{File: file, Line: extra.Line, Column: extra.Column, Message: "a scenario file holds one YAML document; split the others into their own files"}}
 	}
 
-	loc := &locator{}
+	if p, bombed := aliasBomb(file, data, &root); bombed {
+		return nil, Problems{p}
+	}
+	loc := &locator{budget: MaxValues}
 	value := loc.toValue(&root, "")
+	if loc.budget < 0 {
+		return nil, Problems{expansionProblem(file, &root)}
+	}
+	if loc.deep != nil {
+		return nil, Problems{{File: file, Line: loc.deep.Line, Column: loc.deep.Column,
+			Message: fmt.Sprintf("values nest deeper than %d levels here; a scenario needs far fewer", MaxDepth)}}
+	}
 	if ps := validateSchema(file, value, loc); len(ps) > 0 {
 		return nil, ps.sorted()
 	}

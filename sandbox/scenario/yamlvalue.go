@@ -15,6 +15,9 @@ import (
 type locator struct {
 	values map[string]*yaml.Node // location -> value node
 	keys   map[string]*yaml.Node // location of a property -> its key node
+	budget int                   // values left to convert; below 0 the conversion stopped (see MaxValues)
+	depth  int                   // nesting of the value being converted
+	deep   *yaml.Node            // the first node nested deeper than MaxDepth, where the conversion stopped
 }
 
 // toValue converts a YAML node into the generic JSON value the schema
@@ -24,6 +27,15 @@ func (l *locator) toValue(n *yaml.Node, at string) any {
 	if l.values == nil {
 		l.values, l.keys = map[string]*yaml.Node{}, map[string]*yaml.Node{}
 	}
+	if l.budget--; l.budget < 0 || l.deep != nil {
+		return nil
+	}
+	if l.depth >= MaxDepth {
+		l.deep = n
+		return nil
+	}
+	l.depth++
+	defer func() { l.depth-- }()
 	switch n.Kind {
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {

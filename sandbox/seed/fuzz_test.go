@@ -5,17 +5,24 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/eshop-sandbox/sandbox/sandbox/internal/hostile"
 	"github.com/eshop-sandbox/sandbox/sandbox/seed"
 	"github.com/eshop-sandbox/sandbox/sandbox/store"
 )
 
 // FuzzFixtureFiles: whatever eshop.json, a resource file and
-// credentials.json hold, loading either succeeds or fails with a
+// credentials.json hold (the seeds include the hostile inputs: alias
+// bomb, deep nesting, invalid UTF-8, a very long line), loading either succeeds or fails with a
 // file:line error, never a panic or a half-seeded store.
 func FuzzFixtureFiles(f *testing.F) {
 	f.Add([]byte(eshop), []byte(`[{"code":"a","title":"A"}]`), []byte(`{"privateTokens":[{"name":"x","token":"sbx_prv_0123456789abcdef","rights":"all"}]}`))
 	f.Add([]byte(`{`), []byte(`[`), []byte(`{"addons":[{}]}`))
 	f.Add([]byte(`{"languages":[{"code":""}],"currencies":[]}`), []byte(`[{"code":"a:b"}]`), []byte(`{"privateTokens":[{"rights":{"Orders":"x"}}]}`))
+	creds := []byte(`{"privateTokens":[{"name":"x","token":"sbx_prv_0123456789abcdef","rights":"all"}]}`)
+	for _, in := range hostile.Inputs() {
+		f.Add([]byte(eshop), in.Data, creds)
+		f.Add(in.Data, []byte(`[]`), in.Data)
+	}
 	l := loader(f, nil)
 	f.Fuzz(func(t *testing.T, eshopJSON, flagsJSON, credsJSON []byte) {
 		l.FS = fstest.MapFS{

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
@@ -67,6 +68,9 @@ type Loader struct {
 	// Validate checks every record against its reference entity schema
 	// (files a stamp vouches for excepted, see StampFile).
 	Validate bool
+	// MaxFileBytes bounds one fixture file (0: DefaultMaxFileBytes); a
+	// larger file stops the load before it is read.
+	MaxFileBytes int64
 	// Trusted skips the JSON syntax check too: for the embedded set, which
 	// the tests check (syntax, schemas, references) before it ships.
 	Trusted bool
@@ -74,6 +78,12 @@ type Loader struct {
 	noStamp bool   // Check: ignore an existing stamp
 	checked *stamp // Check: the stamp being made
 }
+
+// DefaultMaxFileBytes bounds a fixture file when the Loader sets no
+// bound: 4 GiB, above the files of the 100,000-product and
+// 100,000-order set cmd/benchmark generates, below what would exhaust
+// the machines that set is meant for.
+const DefaultMaxFileBytes = 4 << 30
 
 // Summary says what was loaded.
 type Summary struct {
@@ -240,6 +250,13 @@ func (l *Loader) readFile(id int, file, name string, st *stamp) (r fileResult) {
 	if err != nil {
 		return fail(&Error{File: l.path(file), Reason: err.Error()})
 	}
+	limit := l.MaxFileBytes
+	if limit <= 0 {
+		limit = DefaultMaxFileBytes
+	}
+	if info.Size() > limit {
+		return fail(&Error{File: l.path(file), Line: 1, Reason: fmt.Sprintf("the file is %d bytes; a fixture file may hold at most %d", info.Size(), limit)})
+	}
 	raw, err := fs.ReadFile(l.FS, file)
 	if err != nil {
 		return fail(&Error{File: l.path(file), Reason: err.Error()})
@@ -353,6 +370,11 @@ func (ef *eshopFiles) write(tx *store.Tx) (int, error) {
 
 // checkSyntax reports a JSON syntax error with its line.
 func checkSyntax(raw []byte) *Error {
+	if !utf8.Valid(raw) {
+		off := invalidUTF8(raw)
+		line, _ := api.LineCol(raw, off)
+		return &Error{Line: line, Reason: fmt.Sprintf("invalid UTF-8 at byte %d: JSON text is UTF-8, and a record read otherwise would lose its text", off+1)}
+	}
 	if json.Valid(raw) {
 		return nil // the common case, without building the value
 	}
@@ -406,6 +428,18 @@ func lineAt(raw []byte, off int) int {
 	}
 	line, _ := api.LineCol(raw, off)
 	return line
+}
+
+// invalidUTF8 is the offset of the first byte that is not valid UTF-8.
+func invalidUTF8(raw []byte) int {
+	for off := 0; off < len(raw); {
+		r, size := utf8.DecodeRune(raw[off:])
+		if r == utf8.RuneError && size <= 1 {
+			return off
+		}
+		off += size
+	}
+	return len(raw)
 }
 
 func isObject(raw []byte) bool {

@@ -27,7 +27,8 @@ type Gen struct {
 
 // Conform returns v in the node's shape: declared properties only
 // (keys starting with "_" are kept, they are sandbox metadata stripped
-// later), required properties present (canonical defaults), values
+// later), every declared property present (required ones with canonical
+// defaults, nullable ones as null), values
 // repaired to the canonical form (decimal places, digit strings as
 // integers). It is how a stored record becomes an answer.
 func (g *Gen) Conform(v any, n Node) any { return g.walk(v, n, true, 0) }
@@ -79,6 +80,16 @@ func (g *Gen) walk(v any, n Node, project bool, depth int) any {
 		for _, k := range r.Required() {
 			if _, ok := out[k]; !ok {
 				out[k] = g.invalid(r.Prop(k), depth+1)
+			}
+		}
+		if project {
+			// Every declared property is in the answer: one the record
+			// lacks is null (the reference writes an absent section as
+			// null), so a client's typed model is never left unset.
+			for _, k := range r.Props() {
+				if _, ok := out[k]; !ok && r.Prop(k).Nullable() {
+					out[k] = nil
+				}
 			}
 		}
 		return out

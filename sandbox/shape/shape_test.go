@@ -2,6 +2,7 @@ package shape
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 )
@@ -21,15 +22,20 @@ func decode(t *testing.T, s string) any {
 
 func text(v any) string { b, _ := json.Marshal(v); return string(b) }
 
-// TestConform: required keys get canonical defaults, values are repaired
-// to the canonical form, undeclared keys are dropped (metadata kept).
+// TestConform: required keys get canonical defaults, declared nullable
+// keys the value lacks are null (every declared property is answered),
+// values are repaired to the canonical form, undeclared keys are dropped
+// (metadata kept).
 func TestConform(t *testing.T) {
 	n := Response("GetDetailOfBrand")
 	if !n.Valid() {
 		t.Fatal("no brand detail node")
 	}
 	got := text(gen().Conform(decode(t, `{"name":"X","extra":1,"_meta":2,"showInBrandList":"true"}`), n))
-	want := `{"_meta":2,"guid":"","indexName":"","name":"X","showInBrandList":true,"showInCategoriesMenu":false}`
+	want := `{"_meta":2,"brandWeb":null,"contactEmail":null,"description":null,"europeanResellerContactEmail":null,` +
+		`"europeanResellerManufacturingCompanyName":null,"europeanResellerPostalAddress":null,"guid":"","indexName":"",` +
+		`"manufacturingCompanyName":null,"metaDescription":null,"metaTitle":null,"name":"X","postalAddress":null,` +
+		`"showInBrandList":true,"showInCategoriesMenu":false}`
 	if got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}
@@ -116,6 +122,30 @@ func TestDefaults(t *testing.T) {
 		}
 		if text(got) != tc.want {
 			t.Errorf("%d: %s, want %s", i, text(got), tc.want)
+		}
+	}
+}
+
+// TestUnfit: texts a record cannot hold are found with their path and
+// what the record expects; texts Conform can repair, and values of other
+// types, are not.
+func TestUnfit(t *testing.T) {
+	customer := Response("GetCustomerDetail").Path("customer")
+	cases := []struct {
+		name, in     string
+		path, expect string
+	}{
+		{"a date", `{"birthDate":"soon"}`, ".birthDate", "a date like 2026-01-31"},
+		{"a good date", `{"birthDate":"2001-02-03"}`, "", ""},
+		{"a nested date-time", `{"accounts":[{"email":"a@b.c"}],"creationTime":"now"}`, ".creationTime", "a date-time like"},
+		{"a decimal to repair", `{"priceRatio":"0.5"}`, "", ""},
+		{"a decimal that is none", `{"priceRatio":"half"}`, ".priceRatio", "a decimal number with 4 decimal places"},
+		{"another type", `{"birthDate":12}`, "", ""},
+	}
+	for _, c := range cases {
+		path, expect, bad := Unfit(decode(t, c.in), customer)
+		if bad != (c.path != "") || path != c.path || !strings.HasPrefix(expect, c.expect) {
+			t.Errorf("%s: %q %q %v, want %q %q", c.name, path, expect, bad, c.path, c.expect)
 		}
 	}
 }
