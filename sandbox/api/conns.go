@@ -132,6 +132,24 @@ func (g *ConnGuard) ConnState(c net.Conn, s http.ConnState) {
 	}
 }
 
+// CloseUnused closes every connection that has not sent a request yet.
+// http.Server.Shutdown counts such a connection as busy for 5 seconds,
+// so a client that opened one and never used it would hold a shutdown
+// up; a sandbox that is shutting down would refuse its request anyway.
+func (g *ConnGuard) CloseUnused() {
+	g.mu.Lock()
+	var unused []net.Conn
+	for c, e := range g.conns {
+		if e.state == http.StateNew {
+			unused = append(unused, c)
+		}
+	}
+	g.mu.Unlock()
+	for _, c := range unused {
+		_ = c.Close()
+	}
+}
+
 type connKey struct{}
 
 // ConnContext lets a request find its connection's entry (the http.Server

@@ -358,6 +358,7 @@ func (a *App) Close(ctx context.Context) error {
 func (a *App) close(ctx context.Context) error {
 	var errs []error
 	if a.http != nil {
+		a.conns.CloseUnused()
 		if err := a.http.Shutdown(ctx); err != nil {
 			errs = append(errs, err)
 		}

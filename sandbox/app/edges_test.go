@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/app"
 	"github.com/eshop-sandbox/sandbox/sandbox/sandboxtest"
 )
 
@@ -318,4 +320,28 @@ func TestStalledBodyGets408(t *testing.T) {
 func isTimeout(err error) bool {
 	var ne net.Error
 	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// TestShutdownDoesNotWaitForUnusedConnections: a client that opened a
+// connection and never sent a request does not hold a shutdown up
+// (net/http alone waits 5 seconds for it).
+func TestShutdownDoesNotWaitForUnusedConnections(t *testing.T) {
+	a, err := app.Open(sandbox.Config{Addr: "127.0.0.1:0"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Start()
+	c, err := net.Dial("tcp", strings.TrimPrefix(a.ListenURL(), "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	time.Sleep(100 * time.Millisecond) // accepted and tracked
+	began := time.Now()
+	if err := a.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(began); d > 2*time.Second {
+		t.Fatalf("shutdown took %s with one unused connection open", d)
+	}
 }
