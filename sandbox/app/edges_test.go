@@ -260,7 +260,7 @@ func TestLimitsCountCallsWhoseBodyIsArriving(t *testing.T) {
 		held = append(held, c)
 		fmt.Fprintf(c, "POST /api/brands HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\n%s: %s\r\nContent-Length: 100\r\n\r\n{\"data\":", addr, s.Headers.PrivateToken, f.FullToken)
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(15 * time.Second)
 	for {
 		r := s.Do(sandboxtest.Call{Path: "/api/eshop", PrivateToken: f.FullToken})
 		if r.Status == 429 && r.Env.Errors[0].ErrorCode == "too-many-connections" {
@@ -275,7 +275,7 @@ func TestLimitsCountCallsWhoseBodyIsArriving(t *testing.T) {
 		c.Close()
 	}
 	held = nil
-	deadline = time.Now().Add(5 * time.Second)
+	deadline = time.Now().Add(15 * time.Second)
 	for {
 		r := s.Do(sandboxtest.Call{Path: "/api/eshop", PrivateToken: f.FullToken})
 		if r.Status == 200 {
