@@ -492,3 +492,42 @@ faults:
 		t.Fatalf("call: %d", a.status)
 	}
 }
+
+// TestRetryAfterIsNeverEarly: a fault's Retry-After date is rounded up to
+// the whole second, so it never names a moment before the wait the fault
+// means, and a client that waits exactly until the date is served.
+func TestRetryAfterIsNeverEarly(t *testing.T) {
+	r := newRig(t, `name: early
+faults:
+  - {name: slow-down, match: {path: /api/orders, nth: 1}, respond: {status: 429, retryAfter: 1s}}
+  - {name: window, match: {path: /api/products, nth: 1}, maintenance: {for: 1500ms}}
+`)
+	r.clock.Set(time.Date(2025, 6, 1, 9, 0, 0, 300e6, time.UTC))
+	until := func(a answer) time.Time {
+		t.Helper()
+		d, err := http.ParseTime(a.header.Get("Retry-After"))
+		if err != nil {
+			t.Fatalf("Retry-After %q: %v", a.header.Get("Retry-After"), err)
+		}
+		return d
+	}
+	a := r.do("GET", "/api/orders", tokAddon)
+	if a.status != 429 {
+		t.Fatalf("respond fault: %d", a.status)
+	}
+	if got, least := until(a), r.clock.Now().Add(time.Second); got.Before(least) || got.Sub(least) >= time.Second {
+		t.Fatalf("retryAfter 1s at %v: Retry-After %v, want the first whole second from %v", r.clock.Now(), got, least)
+	}
+	a = r.do("GET", "/api/products", tokAddon)
+	if a.status != 503 {
+		t.Fatalf("maintenance fault: %d", a.status)
+	}
+	date := until(a)
+	if least := r.clock.Now().Add(1500 * time.Millisecond); date.Before(least) {
+		t.Fatalf("maintenance for 1.5s: Retry-After %v is before the window ends at %v", date, least)
+	}
+	r.clock.Set(date) // the client waits exactly until the date
+	if a := r.do("GET", "/api/products", tokAddon); a.status != 200 {
+		t.Fatalf("a call at the Retry-After date was refused: %d %s", a.status, a.code)
+	}
+}

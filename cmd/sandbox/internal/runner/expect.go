@@ -267,8 +267,33 @@ func (r *run) expectBackoff(e *scenario.ExpectBackoff) outcome {
 			b.retry.Time.Sub(b.refusal.Time).Round(time.Millisecond), b.until.Sub(b.retry.Time).Round(time.Millisecond), b.until.UTC().Format(http.TimeFormat)),
 			traffic(cs, ds, 10))
 	}
-	return pass(fmt.Sprintf("refused %d, retried %v later (Retry-After asked %v)", b.refusal.Status,
-		b.retry.Time.Sub(b.refusal.Time).Round(time.Millisecond), b.until.Sub(b.refusal.Time).Round(time.Second)))
+	return pass(fmt.Sprintf("refused %d, retried %v later (%s)", b.refusal.Status,
+		b.retry.Time.Sub(b.refusal.Time).Round(time.Millisecond), r.askedWait(b.refusal, b.until)))
+}
+
+// askedWait says what a refusal asked the add-on to wait. Retry-After is
+// an HTTP date rounded up to the whole second, so the wait a scripted
+// fault means (retryAfter: 1s) cannot be read back from it; the fault's
+// own value is named instead, and the date for any other refusal.
+func (r *run) askedWait(refusal *bus.Call, until time.Time) string {
+	date := until.UTC().Format("15:04:05")
+	if refusal.Fault != "" {
+		for i := range r.sc.Faults {
+			f := &r.sc.Faults[i]
+			if f.Name != refusal.Fault {
+				continue
+			}
+			switch {
+			case f.Respond != nil && f.Respond.RetryAfter != nil:
+				return fmt.Sprintf("Retry-After asked %v, until %s", f.Respond.RetryAfter.D(), date)
+			case f.Respond != nil && f.Respond.Status == http.StatusTooManyRequests:
+				return fmt.Sprintf("Retry-After asked %v, until %s", scenario.DefaultRetryAfter, date)
+			case f.Maintenance != nil:
+				return fmt.Sprintf("Retry-After asked %v, until %s", f.Maintenance.For.D(), date)
+			}
+		}
+	}
+	return fmt.Sprintf("Retry-After until %s, %v after the refusal", date, until.Sub(refusal.Time).Round(100*time.Millisecond))
 }
 
 // findings reads the contract report.

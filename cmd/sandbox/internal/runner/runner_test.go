@@ -312,3 +312,31 @@ steps:
 		t.Errorf("the JUnit failure lacks the note:\n%s", junit.String())
 	}
 }
+
+// TestBackoffNamesTheScriptedWait: Retry-After is an HTTP date rounded up
+// to the whole second, so a scripted retryAfter of 1s is reported as 1s
+// (not as what the date minus the refusal's time happens to round to),
+// and an add-on that waits exactly until the date is not early (strict).
+// The clock starts at .6 of a second, where a truncated date asked 0s.
+func TestBackoffNamesTheScriptedWait(t *testing.T) {
+	res, out := runYAML(t, `name: waits for Retry-After
+strict: true
+clock: {start: "2025-06-02T09:00:00.6Z"}
+addon:
+  name: example-addon
+  command: ["${SANDBOX_BIN}"]
+  env: {RUNNER_TEST_ADDON: backoff}
+faults:
+  - name: slow-down
+    match: {path: /api/orders, nth: 1}
+    respond: {status: 429, retryAfter: 1s}
+steps:
+  - expectBackoff: {match: {path: /api/orders}, within: 5s}
+`, Options{})
+	if !res.Passed {
+		t.Fatalf("the run failed:\n%s", out)
+	}
+	if note := res.Steps[0].Note; !strings.Contains(note, "Retry-After asked 1s, until 09:00:0") {
+		t.Fatalf("note %q, want the scripted 1s and the date", note)
+	}
+}
