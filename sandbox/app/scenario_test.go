@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/app"
@@ -87,5 +89,72 @@ func TestBrokenScenarioStopsOpen(t *testing.T) {
 		slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err == nil || !strings.Contains(err.Error(), "broken.yaml:4:23: faults[0].respond.status: value must be one of") {
 		t.Fatalf("Open: %v", err)
+	}
+}
+
+// TestReportJudgesOverlappingCalls: through the sandbox's own socket, a
+// call that was already in flight when another call of the same token was
+// answered 429 is not "ignoring Retry-After" (it is recorded later, as it
+// ends later), while a call sent after the 429, before its date, is.
+func TestReportJudgesOverlappingCalls(t *testing.T) {
+	f := loadFacts(t)
+	s := sandboxtest.New(t, sandbox.Config{ScenarioName: "overlap.yaml", Scenario: []byte(`name: overlap
+faults:
+  - name: slow
+    match: {operation: GetListOfProducts, nth: 1}
+    latency: 400ms
+  - name: refuse
+    match: {operation: GetListOfOrders, nth: 1}
+    respond: {status: 429, retryAfter: 5s}
+`)})
+	get := func(c *http.Client, path string) int {
+		req, _ := http.NewRequest(http.MethodGet, s.URL+path, nil)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set(s.Headers.AccessToken, f.AddonToken)
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Error(err)
+			return 0
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	slowConn := &http.Client{Transport: &http.Transport{}, Timeout: 10 * time.Second}
+	refusedConn := &http.Client{Transport: &http.Transport{}, Timeout: 10 * time.Second}
+	done := make(chan int)
+	go func() { done <- get(slowConn, "/api/products") }()
+	time.Sleep(100 * time.Millisecond) // the slow call is on its way
+	if st := get(refusedConn, "/api/orders"); st != 429 {
+		t.Fatalf("the refused call: %d", st)
+	}
+	if st := <-done; st != 200 {
+		t.Fatalf("the slow call: %d", st)
+	}
+	report := func() []string {
+		var rep struct {
+			Findings []struct {
+				Rule string `json:"rule"`
+				Path string `json:"path"`
+			} `json:"findings"`
+		}
+		r := s.Do(sandboxtest.Call{Path: "/_sandbox/report", ContentType: "-"})
+		if err := json.Unmarshal(r.Env.Data, &rep); err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, x := range rep.Findings {
+			out = append(out, x.Rule+" "+x.Path)
+		}
+		return out
+	}
+	if got := report(); len(got) != 0 {
+		t.Fatalf("the call in flight when the 429 was answered is a finding: %v", got)
+	}
+	if st := get(refusedConn, "/api/orders"); st != 200 { // sent after the 429, long before its date
+		t.Fatalf("the early retry: %d", st)
+	}
+	if got := report(); len(got) != 1 || got[0] != "ignored-retry-after /api/orders" {
+		t.Fatalf("findings %v, want the early retry", got)
 	}
 }

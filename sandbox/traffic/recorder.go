@@ -244,6 +244,7 @@ func (r *Recorder) record(next http.Handler, w http.ResponseWriter, req *http.Re
 			RespHeader:   header,
 			RespBody:     rec.body.buf,
 			RemoteAddr:   req.RemoteAddr,
+			Received:     began,
 			ReqBodySize:  reqSize,
 			RespBodySize: rec.body.total,
 			Truncated:    reqSize > int64(len(reqBody.buf)) || rec.body.truncated(),
