@@ -158,3 +158,112 @@ faults:
 		t.Fatalf("findings %v, want the early retry", got)
 	}
 }
+
+// TestRuntimeFaultsThroughTheControlPlane: a fault posted to a running
+// sandbox in the scenario file's syntax acts on the add-on's own calls
+// (matched by add-on), is marked in the traffic, is listed with how often
+// it matched and acted, and is removed by id, all at once, or by a reset.
+func TestRuntimeFaultsThroughTheControlPlane(t *testing.T) {
+	f := loadFacts(t)
+	s := sandboxtest.New(t, sandbox.Config{})
+	post := func(body string) *sandboxtest.Response {
+		return s.Do(sandboxtest.Call{Method: "POST", Path: "/_sandbox/faults", Body: body})
+	}
+	r := post(`{"match": {"operation": "GetListOfOrders", "addon": "example-addon", "times": 1}, "respond": {"status": 429, "retryAfter": "1s"}}`)
+	var added struct {
+		ID, Name, Source string
+	}
+	if err := json.Unmarshal(r.Env.Data, &added); r.Status != 201 || err != nil || added.ID != "f1" || added.Name != "f1" || added.Source != "runtime" {
+		t.Fatalf("POST /_sandbox/faults: %d %s", r.Status, r.Body)
+	}
+	if r := s.Do(sandboxtest.Call{Path: "/api/orders", PrivateToken: f.FullToken}); r.Status != 200 {
+		t.Fatalf("a private call is not the add-on's: %d", r.Status)
+	}
+	r = s.Do(sandboxtest.Call{Path: "/api/orders", AccessToken: f.AddonToken})
+	if r.Status != 429 || r.Header.Get("Retry-After") == "" {
+		t.Fatalf("the add-on's call: %d %v", r.Status, r.Header)
+	}
+	faultedID := r.Env.Metadata.RequestID
+	if r := s.Do(sandboxtest.Call{Path: "/api/orders", AccessToken: f.AddonToken}); r.Status != 200 {
+		t.Fatalf("times: 1 acts once: %d", r.Status)
+	}
+
+	var hist struct {
+		Events []struct {
+			Call *struct {
+				ID    string `json:"id"`
+				Fault string `json:"fault"`
+			} `json:"call"`
+		} `json:"events"`
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	marked := ""
+	for marked == "" && time.Now().Before(deadline) {
+		r = s.Do(sandboxtest.Call{Path: "/_sandbox/traffic?limit=50", ContentType: "-"})
+		if err := json.Unmarshal(r.Env.Data, &hist); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range hist.Events {
+			if e.Call != nil && e.Call.ID == faultedID {
+				marked = e.Call.Fault
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if marked != "f1" {
+		t.Fatalf("the faulted call is marked %q in the traffic, want f1", marked)
+	}
+
+	list := func() map[string][2]int {
+		var v struct {
+			Faults []struct {
+				ID      string `json:"id"`
+				Source  string `json:"source"`
+				Matched int    `json:"matched"`
+				Hits    int    `json:"hits"`
+			} `json:"faults"`
+		}
+		r := s.Do(sandboxtest.Call{Path: "/_sandbox/faults", ContentType: "-"})
+		if err := json.Unmarshal(r.Env.Data, &v); err != nil {
+			t.Fatal(err)
+		}
+		out := map[string][2]int{}
+		for _, x := range v.Faults {
+			if x.Source == "runtime" {
+				out[x.ID] = [2]int{x.Matched, x.Hits}
+			}
+		}
+		return out
+	}
+	if got := list(); len(got) != 1 || got["f1"] != [2]int{2, 1} {
+		t.Fatalf("runtime faults listed %v, want f1 matched 2, acted 1", got)
+	}
+
+	r = post(`{"match": {"operation": "GetOrderDetial"}, "respond": {"status": 418}}`)
+	if r.Status != 422 || r.Env.Errors[0].ErrorCode != "schema-mismatch" || r.Env.Errors[0].Instance != "respond.status" ||
+		!strings.Contains(r.Env.Errors[0].Message, "1:66: respond.status: value must be one of") {
+		t.Fatalf("a bad fault: %d %s", r.Status, r.Body)
+	}
+	if r := post(`{"name": "f1", "close": true}`); r.Status != 409 {
+		t.Fatalf("a taken name: %d %s", r.Status, r.Body)
+	}
+	if r := s.Do(sandboxtest.Call{Method: "DELETE", Path: "/_sandbox/faults/f1", ContentType: "-"}); r.Status != 200 {
+		t.Fatalf("DELETE f1: %d %s", r.Status, r.Body)
+	}
+	if r := s.Do(sandboxtest.Call{Method: "DELETE", Path: "/_sandbox/faults/f1", ContentType: "-"}); r.Status != 404 {
+		t.Fatalf("DELETE f1 again: %d %s", r.Status, r.Body)
+	}
+	post(`{"latency": "10ms"}`)
+	post(`{"close": true, "match": {"path": "/api/nowhere"}}`)
+	r = s.Do(sandboxtest.Call{Method: "DELETE", Path: "/_sandbox/faults", ContentType: "-"})
+	if r.Status != 200 || !strings.Contains(string(r.Env.Data), `"removed":2`) || len(list()) != 0 {
+		t.Fatalf("DELETE all: %d %s", r.Status, r.Body)
+	}
+	post(`{"latency": "10ms"}`)
+	if r := s.Do(sandboxtest.Call{Method: "POST", Path: "/_sandbox/reset", ContentType: "-"}); r.Status != 200 {
+		t.Fatalf("reset: %d", r.Status)
+	}
+	if got := list(); len(got) != 0 {
+		t.Fatalf("after a reset: %v", got)
+	}
+}

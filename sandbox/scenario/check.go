@@ -72,7 +72,7 @@ func checkFault(f *Fault, where string, at func(string, string, ...any)) {
 			set  bool
 			name string
 		}{{m.Method != "", "method"}, {m.Path != "", "path"}, {m.Operation != "", "operation"}, {m.Token != "", "token"},
-			{m.TokenKind != "", "tokenKind"}, {len(m.Header) > 0, "header"}} {
+			{m.TokenKind != "", "tokenKind"}, {m.Addon != "", "addon"}, {len(m.Header) > 0, "header"}} {
 			if c.set {
 				at(where+"/match/"+c.name, "a webhook fault matches deliveries (event, eshop, nth, times, probability); %s applies to calls only", c.name)
 			}
@@ -136,7 +136,7 @@ func maintenanceFor(m *Maintenance) Duration {
 
 // empty reports whether no condition is set.
 func (m Match) empty() bool {
-	return m.Method == "" && m.Path == "" && m.Operation == "" && m.Eshop == 0 && m.Token == "" && m.TokenKind == "" &&
+	return m.Method == "" && m.Path == "" && m.Operation == "" && m.Eshop == 0 && m.Token == "" && m.TokenKind == "" && m.Addon == "" &&
 		len(m.Header) == 0 && m.Event == "" && m.Nth == 0 && m.Times == 0 && m.Probability == nil
 }
 
