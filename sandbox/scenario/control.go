@@ -115,5 +115,9 @@ func faultProblem(err error) error {
 	for i, p := range ps {
 		msgs[i] = fmt.Sprintf("%d:%d: %s", p.Line, p.Column, p.Message)
 	}
-	return sandbox.Unprocessable(sandbox.CodeSchemaMismatch, inst, "The fault is not valid (line:column in the body): %s.", strings.Join(msgs, "; "))
+	msg := strings.Join(msgs, "; ")
+	if !strings.HasSuffix(msg, ".") && !strings.HasSuffix(msg, "?") {
+		msg += "."
+	}
+	return sandbox.Unprocessable(sandbox.CodeSchemaMismatch, inst, "The fault is not valid (line:column in the body): %s", msg)
 }

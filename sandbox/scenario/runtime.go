@@ -39,7 +39,7 @@ func ParseFault(data []byte) (*Fault, error) {
 	if unnamed {
 		node.Content = append([]*yaml.Node{
 			{Kind: yaml.ScalarNode, Tag: "!!str", Value: "name"},
-			{Kind: yaml.ScalarNode, Tag: "!!str", Value: "unnamed"},
+			{Kind: yaml.ScalarNode, Tag: "!!str", Value: unnamedFault},
 		}, node.Content...)
 	}
 	// The fault is checked as the only fault of a scenario, so every rule
@@ -79,13 +79,18 @@ func hasKey(m *yaml.Node, key string) bool {
 	return false
 }
 
+// unnamedFault stands in for the name of a fault sent without one while
+// it is checked; messages call it "the fault".
+const unnamedFault = "unnamed-fault"
+
 // relabel drops the "faults[0]" the wrapping scenario puts in front of
-// every label.
+// every label, and the stand-in name.
 func relabel(ps Problems) Problems {
 	for i := range ps {
 		m := ps[i].Message
 		m = strings.TrimPrefix(m, "faults[0].")
 		m = strings.TrimPrefix(m, "faults[0]: ")
+		m = strings.ReplaceAll(m, `fault "`+unnamedFault+`"`, "the fault")
 		ps[i].Message = m
 	}
 	return ps

@@ -132,3 +132,12 @@ func TestMatcherAddWhilePicking(t *testing.T) {
 		t.Fatalf("%d faults left", m.Len())
 	}
 }
+
+// TestParseFaultUnnamedMessages: a fault sent without a name is "the
+// fault" in messages, never the stand-in name.
+func TestParseFaultUnnamedMessages(t *testing.T) {
+	_, err := ParseFault([]byte(`{"close": true, "respond": {"status": 500}}`))
+	if err == nil || !strings.Contains(err.Error(), "the fault has 2 actions") || strings.Contains(err.Error(), unnamedFault) {
+		t.Fatalf("message %v", err)
+	}
+}
