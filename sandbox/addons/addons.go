@@ -51,7 +51,7 @@ type Deps struct {
 	// Operations lists every operation of the catalogue, for an add-on
 	// that asks for "all" endpoints.
 	Operations func() []string
-	Log     *slog.Logger
+	Log        *slog.Logger
 	// Egress refuses add-on URLs at the sandbox's own address; nil checks
 	// nothing (tests of the package alone).
 	Egress *egress.Guard

@@ -128,7 +128,9 @@ type Config struct {
 // ConfigSchema is the JSON Schema of Config, for the control plane's
 // OpenAPI.
 func ConfigSchema() map[string]any {
-	str := func(desc string) map[string]any { return map[string]any{"type": "string", "minLength": 1, "description": desc} }
+	str := func(desc string) map[string]any {
+		return map[string]any{"type": "string", "minLength": 1, "description": desc}
+	}
 	url := func(desc string) map[string]any {
 		return map[string]any{"type": "string", "format": "uri", "description": desc}
 	}
