@@ -48,8 +48,41 @@ func (sc *Scenario) check(loc *locator) Problems {
 		}
 		checkStep(sc, s, where, at)
 	}
+	sc.checkAddonSection(at)
+	sc.collectAddons(loc)
 	sc.checkNames(at)
 	return ps
+}
+
+// checkAddonSection applies the addon section's rules: a URL given both
+// outright and as a path, credentials by halves, and registration keys
+// without the e-shop to register the add-on in.
+func (sc *Scenario) checkAddonSection(at func(string, string, ...any)) {
+	a := sc.Addon
+	if a == nil {
+		return
+	}
+	if a.InstallURL != "" && a.InstallPath != "" {
+		at("/addon/installPath", "installUrl names the install URL already; drop installPath (it goes with url)")
+	}
+	if a.WebhookURL != "" && a.WebhookPath != "" {
+		at("/addon/webhookPath", "webhookUrl names the webhook URL already; drop webhookPath (it goes with url)")
+	}
+	if (a.ClientID == "") != (a.ClientSecret == "") {
+		at("/addon", "give clientId and clientSecret together (or neither: the fixtures' or generated ones)")
+	}
+	if a.Eshop == 0 {
+		for _, k := range []struct {
+			set  bool
+			name string
+		}{{a.InstallURL != "", "installUrl"}, {a.WebhookURL != "", "webhookUrl"}, {a.Endpoints != nil, "endpoints"},
+			{a.ClientID != "", "clientId"}, {a.URL != "", "url"}} {
+			if k.set {
+				at("/addon/"+k.name, "which e-shop is the add-on registered in? give addon.eshop")
+				return
+			}
+		}
+	}
 }
 
 func checkFault(f *Fault, where string, at func(string, string, ...any)) {

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/eshop-sandbox/sandbox/cmd/example-addon/addon"
 )
 
 // helperAddonEnv, when set, makes the test binary act as the add-on under
@@ -28,6 +30,10 @@ func TestMain(m *testing.M) {
 		os.Exit(backoffAddon())
 	case "env":
 		os.Exit(envAddon())
+	case "example":
+		// The example add-on, as ${SANDBOX_BIN} example-addon runs it in
+		// the sandbox program; its flags come after the program.
+		os.Exit(addon.Main(nil))
 	default:
 		fmt.Fprintf(os.Stderr, "unknown %s=%q\n", helperAddonEnv, os.Getenv(helperAddonEnv))
 		os.Exit(2)

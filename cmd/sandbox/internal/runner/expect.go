@@ -33,6 +33,7 @@ func describeMatch(m scenario.Match) string {
 	add(m.Eshop != 0, fmt.Sprintf("e-shop %d", m.Eshop))
 	add(m.TokenKind != "", m.TokenKind+" token")
 	add(m.Token != "", "token "+m.Token)
+	add(m.Addon != "", "by add-on "+m.Addon)
 	if len(m.Header) > 0 {
 		keys := make([]string, 0, len(m.Header))
 		for k, v := range m.Header {
@@ -56,7 +57,7 @@ func describeMatch(m scenario.Match) string {
 func (r *run) matching(m *scenario.Match, cs []*bus.Call) []*bus.Call {
 	var out []*bus.Call
 	for _, c := range cs {
-		if m.Conditions(facts(c, r.headers)) {
+		if m.Conditions(r.facts(c)) {
 			out = append(out, c)
 		}
 	}
@@ -238,16 +239,16 @@ func (r *run) expectBackoff(e *scenario.ExpectBackoff) outcome {
 			if c.Status != http.StatusLocked && c.Status != http.StatusTooManyRequests && c.Status != http.StatusServiceUnavailable {
 				continue
 			}
-			if !e.Match.Conditions(facts(c, r.headers)) {
+			if !e.Match.Conditions(r.facts(c)) {
 				continue
 			}
 			until, ok := retryAfter(c)
 			if !ok {
 				continue
 			}
-			tok := facts(c, r.headers).Token
+			tok := r.facts(c).Token
 			for _, n := range cs[i+1:] {
-				if facts(n, r.headers).Token == tok && n.Method == c.Method && pathOnly(n.Path) == pathOnly(c.Path) {
+				if r.facts(n).Token == tok && n.Method == c.Method && pathOnly(n.Path) == pathOnly(c.Path) {
 					return true, backoff{refusal: c, retry: n, until: until}
 				}
 			}
