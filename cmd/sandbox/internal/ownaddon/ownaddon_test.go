@@ -1,12 +1,11 @@
 package ownaddon
 
 import (
-	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -17,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/eshop-sandbox/sandbox/cmd/sandbox/internal/built"
 )
 
 // runs is how many times the strict scenario must pass in a row: a race
@@ -39,14 +40,9 @@ func TestOwnAddonPath(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the own-add-on test runs an add-on written in Python: python3 must be on the PATH (CI installs it in .ci/run): %v", err)
 	}
-	root := repoRoot(t)
+	root := built.RepoRoot(t)
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "sandbox")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/sandbox")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := built.Build(t, tmp)
 	addonPy, err := filepath.Abs(filepath.Join("testdata", "addon.py"))
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +67,7 @@ func TestOwnAddonPath(t *testing.T) {
 		return out
 	}
 
-	base := startSandbox(t, bin, env, tmp)
+	base := built.Up(t, context.Background(), bin, tmp, env)
 	port := freePort(t)
 	addonURL := "http://127.0.0.1:" + port
 
@@ -105,7 +101,7 @@ func TestOwnAddonPath(t *testing.T) {
 			t.Logf("add-on output:\n%s", addonOut.String())
 		}
 	})
-	waitOK(t, addonURL+"/healthz")
+	built.WaitOK(t, addonURL+"/healthz")
 
 	// 3. Install it.
 	if out := must("install", "--addon", "py-addon", "--eshop", "1001"); !strings.Contains(out, "into e-shop 1001: passed") {
@@ -186,51 +182,6 @@ func withoutSandboxVars(env []string) []string {
 	return out
 }
 
-// startSandbox runs `sandbox up` on a free port until the test ends and
-// returns its base URL.
-func startSandbox(t *testing.T, bin string, env []string, dir string) string {
-	t.Helper()
-	up := exec.Command(bin, "up", "--headless", "--addr", "127.0.0.1:0")
-	up.Env, up.Dir = env, dir
-	up.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	stdout, err := up.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	up.Stderr = io.Discard
-	if err := up.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = up.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { _ = up.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = syscall.Kill(-up.Process.Pid, syscall.SIGKILL)
-			<-done
-		}
-	})
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if u, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "base URL:"); ok {
-				found <- strings.TrimSpace(u)
-			}
-		}
-	}()
-	select {
-	case base := <-found:
-		waitOK(t, base+"/_sandbox/health")
-		return base
-	case <-time.After(30 * time.Second):
-		t.Fatal("sandbox up printed no base URL within 30 s")
-	}
-	return ""
-}
-
 func freePort(t *testing.T) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -239,22 +190,6 @@ func freePort(t *testing.T) string {
 	}
 	defer l.Close()
 	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
-}
-
-// waitOK waits up to 10 s for GET url to answer 200.
-func waitOK(t *testing.T, url string) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if resp, err := http.Get(url); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return
-			}
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("%s did not answer 200 within 10 s", url)
 }
 
 func post(t *testing.T, url, body string) {
@@ -318,22 +253,4 @@ func acted(t *testing.T, base, id string) int {
 		}
 	}
 	return -1
-}
-
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test's folder")
-		}
-		dir = parent
-	}
 }
