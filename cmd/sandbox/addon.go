@@ -160,9 +160,9 @@ sandbox's answer. Then install it: sandbox install --addon NAME --eshop ID.`,
 	return cmd
 }
 
-// writeAddonText prints what a developer copies into their add-on.
-func writeAddonText(w io.Writer, v *addons.View) {
-	approved, waiting := 0, 0
+// grantCounts counts an add-on's approved endpoints and those waiting for
+// approval.
+func grantCounts(v *addons.View) (approved, waiting int) {
 	for _, g := range v.Endpoints {
 		if g.Approved {
 			approved++
@@ -170,6 +170,12 @@ func writeAddonText(w io.Writer, v *addons.View) {
 			waiting++
 		}
 	}
+	return approved, waiting
+}
+
+// writeAddonText prints what a developer copies into their add-on.
+func writeAddonText(w io.Writer, v *addons.View) {
+	approved, waiting := grantCounts(v)
 	fmt.Fprintf(w, "add-on %s in e-shop %d (%s): %d endpoints approved, %d waiting for approval\n", v.Name, v.EshopID, v.Status, approved, waiting)
 	fmt.Fprintf(w, "  client id:     %s\n  client secret: %s\n", v.ClientID, v.ClientSecret)
 	fmt.Fprintf(w, "  OAuth server:  %s\n  e-shop URL:    %s\n", v.TokenURL, v.EshopURL)
@@ -282,15 +288,9 @@ waiting endpoints, valid API tokens and install URL.`,
 			}
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "ESHOP\tNAME\tSTATUS\tENDPOINTS\tTOKENS\tINSTALL URL")
-			for _, v := range all {
-				approved, waiting := 0, 0
-				for _, g := range v.Endpoints {
-					if g.Approved {
-						approved++
-					} else {
-						waiting++
-					}
-				}
+			for i := range all {
+				v := &all[i]
+				approved, waiting := grantCounts(v)
 				eps := strconv.Itoa(approved)
 				if waiting > 0 {
 					eps += fmt.Sprintf(" (+%d waiting)", waiting)
