@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Facts are what a fault can match on: a call to the sandbox, or (Event
@@ -114,6 +115,9 @@ type Matcher struct {
 	faults []*Fault
 	state  []matchState
 	added  int // runtime faults added so far, for their ids
+	// count mirrors len(faults) for Len, which every call asks without
+	// taking the lock.
+	count atomic.Int64
 }
 
 type matchState struct {
@@ -145,6 +149,7 @@ func (m *Matcher) appendLocked(f *Fault, id string) {
 	i := len(m.faults)
 	m.faults = append(m.faults, f)
 	m.state = append(m.state, matchState{rng: rand.New(rand.NewPCG(s, uint64(i)+0x5eed)), id: id})
+	m.count.Store(int64(len(m.faults)))
 }
 
 // Add appends a fault while serving and returns its id ("f1", "f2", ...).
@@ -185,6 +190,7 @@ func (m *Matcher) Remove(idOrName string) bool {
 		if m.state[i].id != "" && (m.state[i].id == idOrName || f.Name == idOrName) {
 			m.faults = append(m.faults[:i:i], m.faults[i+1:]...)
 			m.state = append(m.state[:i:i], m.state[i+1:]...)
+			m.count.Store(int64(len(m.faults)))
 			return true
 		}
 	}
@@ -206,15 +212,12 @@ func (m *Matcher) RemoveRuntime() int {
 		faults, state = append(faults, f), append(state, m.state[i])
 	}
 	m.faults, m.state = faults, state
+	m.count.Store(int64(len(m.faults)))
 	return n
 }
 
 // Len is how many faults are in force.
-func (m *Matcher) Len() int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return len(m.faults)
-}
+func (m *Matcher) Len() int { return int(m.count.Load()) }
 
 // Entry is one fault of a matcher with its counters.
 type Entry struct {
