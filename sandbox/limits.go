@@ -24,3 +24,21 @@ func DefaultLimits() Limits {
 		WriteLockTimeout: 5 * time.Second,
 	}
 }
+
+// RetryAfterDate formats the Retry-After header of an answer that asks
+// the client to wait until t. Retry-After is an HTTP date, which has whole
+// seconds: the date is rounded up, never down, so a client that waits
+// until the date it was given is never early, and a scripted wait of 1 s
+// never reads as "retry now".
+func RetryAfterDate(t time.Time) string {
+	return CeilSecond(t).UTC().Format("Mon, 02 Jan 2006 15:04:05 GMT")
+}
+
+// CeilSecond rounds t up to the next whole second (t itself when it is
+// one): the moment a Retry-After date names for t.
+func CeilSecond(t time.Time) time.Time {
+	if s := t.Truncate(time.Second); s.Before(t) {
+		return s.Add(time.Second)
+	}
+	return t
+}

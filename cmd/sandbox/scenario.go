@@ -35,7 +35,8 @@ func newScenarioValidateCmd() *cobra.Command {
 		Long: `Check scenario files as 'sandbox test' loads them: YAML syntax, the format
 (schemas/scenario.schema.json), the rules the schema cannot say, operation
 names against the endpoint catalogue and event names against the webhook
-catalogue (with the closest known name), and that every ${NAME} the run
+catalogue (with the closest known name), that every add-on it names is in
+its fixtures or defined in its addon section, and that every ${NAME} the run
 needs is set: by the runner, by --var NAME=VALUE, or in the environment.
 A folder checks every *.yaml and *.yml in it.`,
 		Example: `  sandbox scenario validate my-addon.yaml
@@ -56,7 +57,7 @@ A folder checks every *.yaml and *.yml in it.`,
 			for _, f := range files {
 				sc, err := scenario.Load(f)
 				if err == nil {
-					if ps := sc.CheckVars(given); len(ps) > 0 {
+					if ps := append(sc.CheckVars(given), sc.CheckAddons()...); len(ps) > 0 {
 						err = ps
 					}
 				}

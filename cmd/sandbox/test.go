@@ -20,6 +20,7 @@ func newTestCmd() *cobra.Command {
 		junit string
 		vars  []string
 		logs  bool
+		count int
 	)
 	cmd := &cobra.Command{
 		Use:   "test FILE|DIR...",
@@ -38,10 +39,13 @@ ${NAME} comes from --var NAME=VALUE or the environment, and a scenario that
 needs one nobody set fails before it starts, naming it.
 
 The exit code is 0 only when every step of every scenario passed. --junit
-writes JUnit XML (a test suite per scenario, a test case per step) for CI.`,
+writes JUnit XML (a test suite per scenario, a test case per step) for CI.
+--count N runs each scenario N times, each on a fresh sandbox, to show that
+an add-on passes every time (a race that fails one run in ten shows up).`,
 		Example: `  sandbox test scenarios/
   sandbox test my-addon.yaml --junit report.xml
-  sandbox test --var ADDON_BIN=./bin/my-addon my-addon.yaml`,
+  sandbox test --var ADDON_BIN=./bin/my-addon my-addon.yaml
+  sandbox test --count 20 my-addon.yaml`,
 		Args:              needArgs(1, "a scenario file or folder"),
 		ValidArgsFunction: completeScenarioFiles,
 		PreRunE: func(cmd *cobra.Command, _ []string) error {
@@ -56,6 +60,9 @@ writes JUnit XML (a test suite per scenario, a test case per step) for CI.`,
 			if err != nil {
 				return fail(cmd, "%v", err)
 			}
+			if count < 1 {
+				return usageError(cmd, "--count %d: give 1 or more runs per scenario", count)
+			}
 			opts := runner.Options{Vars: given, Version: buildVersion()}
 			if exe, err := os.Executable(); err == nil {
 				opts.Program = exe
@@ -67,12 +74,18 @@ writes JUnit XML (a test suite per scenario, a test case per step) for CI.`,
 			defer stop()
 			out := cmd.OutOrStdout()
 			var results []*runner.Result
+		files:
 			for _, f := range files {
-				res := runner.RunFile(ctx, f, opts)
-				runner.WriteText(out, res)
-				results = append(results, res)
-				if ctx.Err() != nil {
-					break
+				for i := 1; i <= count; i++ {
+					res := runner.RunFile(ctx, f, opts)
+					if count > 1 {
+						res.Name += fmt.Sprintf(" (run %d of %d)", i, count)
+					}
+					runner.WriteText(out, res)
+					results = append(results, res)
+					if ctx.Err() != nil {
+						break files
+					}
 				}
 			}
 			runner.WriteSummary(out, results)
@@ -101,6 +114,7 @@ writes JUnit XML (a test suite per scenario, a test case per step) for CI.`,
 	f.StringVar(&junit, "junit", "", "write JUnit XML to this file"+envHelp("junit"))
 	f.StringArrayVar(&vars, "var", nil, "NAME=VALUE for ${NAME} in the scenarios' add-on command, url, dir and env (repeatable)")
 	f.BoolVar(&logs, "sandbox-log", false, "show the sandboxes' warnings and errors on stderr")
+	f.IntVar(&count, "count", 1, "run each scenario this many times, each on a fresh sandbox"+envHelp("count"))
 	return cmd
 }
 

@@ -10,6 +10,7 @@
 //	GET  /_sandbox/eshops/{id}/addons                   add-ons of an e-shop
 //	GET  /_sandbox/eshops/{id}/addons/{name}            one add-on
 //	PUT  /_sandbox/eshops/{id}/addons/{name}            configure (create or change)
+//	DELETE /_sandbox/eshops/{id}/addons/{name}          remove (tokens revoked)
 //	POST /_sandbox/eshops/{id}/addons/{name}/approve    approve pending endpoints
 //	POST /_sandbox/eshops/{id}/addons/{name}/suspend    addon:suspend
 //	POST /_sandbox/eshops/{id}/addons/{name}/resume     addon:approve
@@ -47,7 +48,10 @@ type Deps struct {
 	// Resolve turns an operation name or "METHOD /path" into the
 	// reference operation name (system.Catalogue.Resolve).
 	Resolve func(string) (string, bool)
-	Log     *slog.Logger
+	// Operations lists every operation of the catalogue, for an add-on
+	// that asks for "all" endpoints.
+	Operations func() []string
+	Log        *slog.Logger
 	// Egress refuses add-on URLs at the sandbox's own address; nil checks
 	// nothing (tests of the package alone).
 	Egress *egress.Guard
@@ -86,7 +90,9 @@ func (s *Service) ControlRoutes() []api.Route {
 	routes := []api.Route{
 		{Operation: "sandbox.addons.list", Method: http.MethodGet, Summary: "The e-shop's add-ons: state, URLs, approved and pending endpoints", Path: "/_sandbox/eshops/{eshopId:[0-9]+}/addons", Handler: s.list},
 		{Operation: "sandbox.addons.get", Method: http.MethodGet, Summary: "One add-on of the e-shop", Path: addon, Handler: s.get},
-		{Operation: "sandbox.addons.put", Method: http.MethodPut, Summary: "Create or change an add-on (install and webhook URLs, requested endpoints)", Path: addon, Handler: s.put},
+		{Operation: "sandbox.addons.put", Method: http.MethodPut, Summary: "Create or change an add-on: install and webhook URLs, requested endpoints (\"all\" or a list), fixed client credentials", Path: addon, Handler: s.put,
+			BodySchema: ConfigSchema()},
+		{Operation: "sandbox.addons.delete", Method: http.MethodDelete, Summary: "Remove an add-on from the e-shop; its tokens are revoked (no event is sent)", Path: addon, Handler: s.remove},
 		{Operation: "sandbox.addons.approve", Method: http.MethodPost, Summary: "Approve the add-on's pending endpoints", Path: addon + "/approve", Handler: s.approve},
 		{Operation: "sandbox.install", Method: http.MethodPost, Summary: "Run the install handshake against the add-on's install URL", Path: "/_sandbox/eshops/{eshopId:[0-9]+}/install", Handler: s.install},
 		{Operation: "sandbox.installs.list", Method: http.MethodGet, Summary: "Install handshakes run so far, each with its report", Path: "/_sandbox/installs", Handler: s.installs},

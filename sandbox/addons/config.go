@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
@@ -23,7 +24,8 @@ import (
 type View struct {
 	EshopID int `json:"eshopId"`
 	auth.Addon
-	TokenURL       string `json:"tokenUrl"`       // POST here to exchange the install code
+	EshopURL       string `json:"eshopUrl"`       // {eshop_url}: the e-shop's own address
+	TokenURL       string `json:"tokenUrl"`       // the OAuth server: POST here to exchange the install code
 	AccessTokenURL string `json:"accessTokenUrl"` // GET here for API tokens
 	ValidAPITokens int    `json:"validApiTokens"` // at most oauth.MaxAPITokens
 }
@@ -50,7 +52,8 @@ func (s *Service) view(tx *store.Tx, eshopID int, ad *auth.Addon) (*View, error)
 	if ad.Endpoints == nil {
 		ad.Endpoints = []auth.EndpointGrant{}
 	}
-	return &View{EshopID: eshopID, Addon: *ad, TokenURL: s.OAuth.TokenURL(eshopID), AccessTokenURL: s.OAuth.AccessTokenURL(eshopID), ValidAPITokens: len(toks)}, nil
+	return &View{EshopID: eshopID, Addon: *ad, EshopURL: s.d.Site.EshopURL(eshopID), TokenURL: s.OAuth.TokenURL(eshopID),
+		AccessTokenURL: s.OAuth.AccessTokenURL(eshopID), ValidAPITokens: len(toks)}, nil
 }
 
 // loadAddon reads an add-on; a NotFound names the e-shop and the add-on.
@@ -107,12 +110,54 @@ func (s *Service) get(r *api.Request) (any, error) { return s.Get(eshopOf(r), r.
 // fields keep their current value; a new add-on gets generated client
 // credentials unless given, and redirectUri defaults to installUrl.
 type Config struct {
-	ClientID     *string           `json:"clientId"`
-	ClientSecret *string           `json:"clientSecret"`
-	InstallURL   *string           `json:"installUrl"`
-	RedirectURI  *string           `json:"redirectUri"`
-	WebhookURL   *string           `json:"webhookUrl"`
-	Endpoints    []json.RawMessage `json:"endpoints"` // "GetListOfOrders", "GET /api/orders" or {"endpoint", "approved", "action"}
+	ClientID     *string `json:"clientId"`
+	ClientSecret *string `json:"clientSecret"`
+	InstallURL   *string `json:"installUrl"`
+	RedirectURI  *string `json:"redirectUri"`
+	WebhookURL   *string `json:"webhookUrl"`
+	// Endpoints are the endpoints the add-on asks for: "all" (every
+	// endpoint of the catalogue), or a list of "GetListOfOrders",
+	// "GET /api/orders" or {"endpoint", "approved", "action"}.
+	Endpoints json.RawMessage `json:"endpoints"`
+	// Approved approves the requested endpoints at once, as the e-shop
+	// does when it accepts the add-on; otherwise new ones wait for
+	// POST .../approve. An item's own "approved" wins.
+	Approved bool `json:"approved"`
+}
+
+// ConfigSchema is the JSON Schema of Config, for the control plane's
+// OpenAPI.
+func ConfigSchema() map[string]any {
+	str := func(desc string) map[string]any {
+		return map[string]any{"type": "string", "minLength": 1, "description": desc}
+	}
+	url := func(desc string) map[string]any {
+		return map[string]any{"type": "string", "format": "uri", "description": desc}
+	}
+	item := map[string]any{"oneOf": []any{
+		map[string]any{"type": "string", "description": "An operation name (GetListOfOrders) or METHOD /path (GET /api/orders)."},
+		map[string]any{"type": "object", "additionalProperties": false, "required": []any{"endpoint"}, "properties": map[string]any{
+			"endpoint": map[string]any{"type": "string"},
+			"approved": map[string]any{"type": "boolean"},
+			"action":   map[string]any{"type": "string", "enum": []any{"add", "edit", "delete"}},
+		}},
+	}}
+	return map[string]any{
+		"type": "object", "additionalProperties": false,
+		"description": "An add-on's configuration in one e-shop. A new add-on needs installUrl; absent fields keep their value.",
+		"properties": map[string]any{
+			"installUrl":   url("Where the e-shop sends GET <installUrl>?code=... to install the add-on. Required for a new add-on."),
+			"redirectUri":  url("The redirect_uri the add-on sends in the code exchange (default: installUrl)."),
+			"webhookUrl":   url("Where the add-on's system events (addon:uninstall, addon:suspend, ...) go; \"\" for none."),
+			"clientId":     str("Fixed OAuth client id (default: generated for a new add-on)."),
+			"clientSecret": str("Fixed OAuth client secret (default: generated for a new add-on)."),
+			"endpoints": map[string]any{"description": `The endpoints the add-on asks for: "all", or a list.`,
+				"oneOf": []any{map[string]any{"type": "string", "enum": []any{"all"}}, map[string]any{"type": "array", "items": item}}},
+			"approved": map[string]any{"type": "boolean", "description": "Approve the requested endpoints at once (default: they wait for POST .../approve)."},
+		},
+		"examples": []any{map[string]any{"installUrl": "http://127.0.0.1:9090/install", "webhookUrl": "http://127.0.0.1:9090/webhooks",
+			"endpoints": "all", "approved": true, "clientId": "my-addon", "clientSecret": "my-secret"}},
+	}
 }
 
 // wantedEndpoint is one requested endpoint of a Config.
@@ -151,7 +196,7 @@ func (s *Service) Configure(eshopID int, name string, c Config) (*View, bool, er
 	if name == "" || strings.ContainsAny(name, ":*? /") {
 		return nil, false, sandbox.Invalid("name", "Add-on name %q must not be empty or contain spaces, '/', ':', '*' or '?'.", name)
 	}
-	wanted, err := s.parseEndpoints(c.Endpoints)
+	wanted, err := s.parseEndpoints(c.Endpoints, c.Approved)
 	if err != nil {
 		return nil, false, err
 	}
@@ -235,11 +280,49 @@ func checkURL(field, v string, emptyOK bool) error {
 	return nil
 }
 
-// parseEndpoints reads the endpoints of a Config. Nil stays nil (keep).
-func (s *Service) parseEndpoints(raw []json.RawMessage) ([]wantedEndpoint, error) {
-	if raw == nil {
+// parseEndpoints reads the endpoints of a Config: "all" or a list. Absent
+// stays nil (keep). With approve, items that do not say otherwise are
+// approved.
+func (s *Service) parseEndpoints(field json.RawMessage, approve bool) ([]wantedEndpoint, error) {
+	if len(field) == 0 || string(field) == "null" {
 		return nil, nil
 	}
+	var raw []json.RawMessage
+	var word string
+	switch {
+	case json.Unmarshal(field, &word) == nil:
+		if word != "all" {
+			return nil, sandbox.Unprocessable(sandbox.CodeSchemaMismatch, "endpoints", `Field endpoints must be "all" or a list of endpoints, not %q.`, word)
+		}
+		for _, op := range s.allOperations() {
+			raw = append(raw, json.RawMessage(strconv.Quote(op)))
+		}
+	case json.Unmarshal(field, &raw) == nil:
+	default:
+		return nil, sandbox.Unprocessable(sandbox.CodeSchemaMismatch, "endpoints", `Field endpoints must be "all" or a list of endpoints such as ["GetListOfOrders", "GET /api/orders/{code}"].`)
+	}
+	wanted, err := s.parseEndpointList(raw)
+	if err != nil || !approve {
+		return wanted, err
+	}
+	yes := true
+	for i := range wanted {
+		if wanted[i].approved == nil && wanted[i].action == "" {
+			wanted[i].approved = &yes
+		}
+	}
+	return wanted, nil
+}
+
+// allOperations lists every operation of the catalogue, in its order.
+func (s *Service) allOperations() []string {
+	if s.d.Operations == nil {
+		return nil
+	}
+	return s.d.Operations()
+}
+
+func (s *Service) parseEndpointList(raw []json.RawMessage) ([]wantedEndpoint, error) {
 	out := make([]wantedEndpoint, 0, len(raw))
 	seen := map[string]bool{}
 	for i, item := range raw {
@@ -331,4 +414,34 @@ func override(g auth.EndpointGrant, w wantedEndpoint) auth.EndpointGrant {
 		g.Approved, g.Action = false, w.action
 	}
 	return g
+}
+
+// Removed is the answer of DELETE /_sandbox/eshops/{id}/addons/{name}.
+type Removed struct {
+	EshopID int           `json:"eshopId"`
+	Name    string        `json:"name"`
+	Revoked oauth.Revoked `json:"revoked"`
+}
+
+func (s *Service) remove(r *api.Request) (any, error) { return s.Remove(eshopOf(r), r.Var("name")) }
+
+// Remove forgets an add-on in an e-shop, as deleting it from the partner
+// administration would: every token it holds is revoked and no system
+// event is sent (uninstall first for addon:uninstall).
+func (s *Service) Remove(eshopID int, name string) (*Removed, error) {
+	out := &Removed{EshopID: eshopID, Name: name}
+	err := s.d.Store.Update(func(tx *store.Tx) error {
+		if _, err := loadAddon(tx, eshopID, name); err != nil {
+			return err
+		}
+		var err error
+		if out.Revoked, err = s.OAuth.RevokeAddon(tx, eshopID, name, fmt.Sprintf("the add-on %s was removed from e-shop %d", name, eshopID)); err != nil {
+			return err
+		}
+		return auth.DeleteAddon(tx, eshopID, name)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }

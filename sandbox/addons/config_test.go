@@ -2,6 +2,7 @@ package addons_test
 
 import (
 	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -186,4 +187,83 @@ func TestApproveEndpoints(t *testing.T) {
 func jsonText(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// TestOwnAddon: an add-on that is not in the fixtures is registered in
+// one call with fixed credentials and every endpoint approved, works
+// through the whole handshake and the API, and is removed again with its
+// tokens revoked.
+func TestOwnAddon(t *testing.T) {
+	s, _ := start(t)
+	b := &brokenAddon{}
+	var oauthTok string
+	b.do = func(c client, w http.ResponseWriter, code string) {
+		_, oauthTok = c.exchange(code, nil)
+		w.WriteHeader(200)
+	}
+	url := serve(t, b)
+	r := s.Do(sandboxtest.Call{Method: "PUT", Path: "/_sandbox/eshops/1001/addons/my-addon", Body: map[string]any{
+		"installUrl": url + "/install", "webhookUrl": url + "/hooks", "endpoints": "all", "approved": true,
+		"clientId": "my-client", "clientSecret": "my-secret"}})
+	if r.Status != 201 {
+		t.Fatalf("register: %d %s", r.Status, r.Body)
+	}
+	var v addons.View
+	r.Data(t, &v)
+	if v.ClientID != "my-client" || v.ClientSecret != "my-secret" || !strings.HasSuffix(v.EshopURL, "/eshops/1001") || v.TokenURL != v.EshopURL+"/action/ApiOAuthServer/token" {
+		t.Fatalf("registered %+v", v)
+	}
+	approved := map[string]bool{}
+	for _, g := range v.Endpoints {
+		if !g.Approved || g.Action != "" {
+			t.Fatalf("endpoint %+v is not approved", g)
+		}
+		approved[g.Endpoint] = true
+	}
+	if len(approved) < 300 || !approved["GetOrderDetail"] || !approved["UpdateOrderStatus"] || !approved["GetListOfAllProducts"] {
+		t.Fatalf("%d endpoints approved; \"all\" is every operation of the catalogue", len(approved))
+	}
+	b.c = clientOf(v)
+	if rec := install(t, s, 1001, "my-addon"); !rec.Passed {
+		t.Fatalf("install: %q", rec.Problems)
+	}
+	st, apiTok, _ := b.c.accessToken(oauthTok)
+	if st != 200 {
+		t.Fatalf("API token: %d", st)
+	}
+	if r := s.Do(sandboxtest.Call{Path: "/api/orders", AccessToken: apiTok}); r.Status != 200 {
+		t.Fatalf("an API call of the new add-on: %d %s", r.Status, r.Body)
+	}
+	pending := configure(t, s, 1002, "my-addon", map[string]any{"installUrl": url + "/install", "endpoints": []string{"GetListOfOrders"}})
+	if len(pending.Endpoints) != 1 || pending.Endpoints[0].Approved || strings.HasPrefix(pending.ClientID, "my-") {
+		t.Fatalf("without approved the endpoints wait, credentials are generated: %+v", pending)
+	}
+	for _, bad := range []any{"every", 7, map[string]any{}} {
+		r := s.Do(sandboxtest.Call{Method: "PUT", Path: "/_sandbox/eshops/1001/addons/my-addon", Body: map[string]any{"endpoints": bad}})
+		if r.Status != 422 || r.Env.Errors[0].Instance != "endpoints" {
+			t.Fatalf("endpoints %v: %d %s", bad, r.Status, r.Body)
+		}
+	}
+
+	r = s.Do(sandboxtest.Call{Method: "DELETE", Path: "/_sandbox/eshops/1001/addons/my-addon", ContentType: "-"})
+	var removed addons.Removed
+	if r.Status != 200 {
+		t.Fatalf("remove: %d %s", r.Status, r.Body)
+	}
+	r.Data(t, &removed)
+	if removed.Name != "my-addon" || removed.Revoked.APITokens != 1 || removed.Revoked.OAuthTokens != 1 {
+		t.Fatalf("removed %+v", removed)
+	}
+	if r := s.Do(sandboxtest.Call{Path: "/api/orders", AccessToken: apiTok}); r.Status != 401 {
+		t.Fatalf("the removed add-on's token: %d", r.Status)
+	}
+	if r := s.Do(sandboxtest.Call{Path: "/_sandbox/eshops/1001/addons/my-addon"}); r.Status != 404 {
+		t.Fatalf("the removed add-on: %d", r.Status)
+	}
+	if r := s.Do(sandboxtest.Call{Method: "DELETE", Path: "/_sandbox/eshops/1001/addons/my-addon", ContentType: "-"}); r.Status != 404 {
+		t.Fatalf("removed twice: %d", r.Status)
+	}
+	if r := s.Do(sandboxtest.Call{Path: "/_sandbox/eshops/1002/addons/my-addon"}); r.Status != 200 {
+		t.Fatalf("the add-on of the other e-shop stays: %d", r.Status)
+	}
 }

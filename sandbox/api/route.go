@@ -30,6 +30,10 @@ type Route struct {
 	// Summary is a one-line description shown by the GET /_sandbox/ index
 	// and the control plane's OpenAPI.
 	Summary string
+	// BodySchema is the JSON Schema of a control route's request body, for
+	// the control plane's OpenAPI (nil: a JSON object, described by the
+	// summary).
+	BodySchema map[string]any
 	// Aliases serve this same route (same operation, checks and handler)
 	// at other methods or paths: the spec's PATCH /orders/{code}/status,
 	// and PUT endpoints sent as POST by the client library.

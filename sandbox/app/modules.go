@@ -46,7 +46,7 @@ var modules = []ModuleFunc{
 	},
 	clockModule, inboxModule, webhooksModule, jobsModule, filesModule, templatesModule, // events.go
 	func(d *Deps) (*Module, error) { // add-ons: OAuth server at {eshop_url}, install handshake, life cycle
-		s := addons.New(addons.Deps{Store: d.Store, Site: d.Site, IDs: d.IDs, Bus: d.Bus, Resolve: d.Catalogue.Resolve, Log: d.Log, Egress: d.Egress})
+		s := addons.New(addons.Deps{Store: d.Store, Site: d.Site, IDs: d.IDs, Bus: d.Bus, Resolve: d.Catalogue.Resolve, Operations: d.Catalogue.Operations, Log: d.Log, Egress: d.Egress})
 		return &Module{Name: "addons", Control: s.ControlRoutes(), Eshop: s.EshopRoutes(), Stop: s.Stop}, nil
 	},
 	func(d *Deps) (*Module, error) { // orders, documents, stock, e-mail outbox and the payment-gateway flow with the buyer's pages

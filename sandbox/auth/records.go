@@ -123,3 +123,9 @@ func TokensOf(tx *store.Tx, eshopID int, addon string) ([]Token, error) {
 func AddonExists(tx *store.Tx, eshopID int, name string) bool {
 	return tx.Exists(eshopID, addonsCollection, name)
 }
+
+// DeleteAddon removes an add-on's record from one e-shop
+// (sandbox.ErrNotFound when there is none).
+func DeleteAddon(tx *store.Tx, eshopID int, name string) error {
+	return tx.Delete(eshopID, addonsCollection, name)
+}

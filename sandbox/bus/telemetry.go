@@ -23,6 +23,13 @@ type Call struct {
 	RespHeader http.Header   `json:"responseHeaders,omitempty"`
 	RespBody   Body          `json:"responseBody,omitzero"`
 	RemoteAddr string        `json:"remoteAddr,omitempty"`
+	// Received is when the sandbox began recording the call, on the wall
+	// clock with its monotonic reading; Received+Duration is when the
+	// answer was complete. The contract report orders calls by these
+	// (the sandbox clock in Time may stand still or jump): a call is
+	// judged only against the answers its client could have read before
+	// sending it. Zero when the producer did not set it.
+	Received time.Time `json:"-"`
 	// Bodies are capped by the recorder: the sizes are the full lengths,
 	// larger than the kept bytes when Truncated is set.
 	ReqBodySize  int64 `json:"requestBodySize,omitempty"`

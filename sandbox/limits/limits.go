@@ -226,7 +226,7 @@ func (l *Limiter) admit(w http.ResponseWriter, r *http.Request, c *api.Call) (fu
 	cfg := l.cfg
 	if m := l.activeMaintenance(); m != nil {
 		if !m.Until.IsZero() {
-			w.Header().Set("Retry-After", m.Until.UTC().Format(http.TimeFormat))
+			w.Header().Set("Retry-After", sandbox.RetryAfterDate(m.Until))
 		}
 		msg := m.Message
 		if msg == "" {
@@ -314,13 +314,9 @@ func (l *Limiter) lock(r *http.Request, c *api.Call) (func(), error) {
 // refuseFull sets Retry-After for a full bucket and returns its 429.
 func (l *Limiter) refuseFull(w http.ResponseWriter, b *bucket, now time.Time, capacity int, leak time.Duration) error {
 	wait := time.Duration((b.level + 1 - float64(capacity)) * float64(leak))
-	// An HTTP date has whole seconds: round up, so a client that waits
-	// until Retry-After finds room in the bucket.
-	due := now.Add(wait)
-	if t := due.Truncate(time.Second); t.Before(due) {
-		due = t.Add(time.Second)
-	}
-	at := due.UTC().Format(http.TimeFormat)
+	// Rounded up: a client that waits until Retry-After finds room in
+	// the bucket.
+	at := sandbox.RetryAfterDate(now.Add(wait))
 	w.Header().Set("Retry-After", at)
 	return sandbox.Errorf(sandbox.KindTooManyRequests, CodeRateLimited, "access-token",
 		"The rate limit bucket is full (%d/%d). Retry after %s.", capacity, capacity, at)

@@ -288,6 +288,26 @@ func TestMaintenanceAndDeprecation(t *testing.T) {
 	}
 }
 
+// TestMaintenanceRetryAfterIsNeverEarly: a window that ends within a
+// second names the next whole second, so a client that comes back at the
+// date is served, not refused again.
+func TestMaintenanceRetryAfterIsNeverEarly(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	clock := sandbox.NewFrozenClock(t0)
+	l := New(sandbox.DefaultLimits(), clock, headers)
+	ts := serve(t, l, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(200) }))
+	l.SetMaintenance(&Maintenance{Until: t0.Add(1500 * time.Millisecond)})
+	r := do(t, ts, "GET", "/api/orders", "tok")
+	date, err := http.ParseTime(r.header.Get("Retry-After"))
+	if r.status != 503 || err != nil || !date.Equal(t0.Add(2*time.Second)) {
+		t.Fatalf("maintenance until 12:00:01.5: %d Retry-After %q, want 12:00:02", r.status, r.header.Get("Retry-After"))
+	}
+	clock.Set(date)
+	if r := do(t, ts, "GET", "/api/orders", "tok"); r.status != 200 {
+		t.Fatalf("at the Retry-After date: %d", r.status)
+	}
+}
+
 // TestLimitsOff keeps the header but refuses nothing.
 func TestLimitsOff(t *testing.T) {
 	cfg := sandbox.DefaultLimits()

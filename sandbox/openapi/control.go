@@ -131,8 +131,11 @@ func controlOperation(rt api.Route) map[string]any {
 		op["parameters"] = list
 		responses["404"] = ref("responses", "NotFound")
 	}
-	switch rt.Method {
-	case http.MethodPost, http.MethodPut, http.MethodPatch:
+	switch {
+	case rt.BodySchema != nil:
+		op["requestBody"] = map[string]any{"required": true, "description": "A JSON object; its fields are described in the schema.",
+			"content": map[string]any{"application/json": map[string]any{"schema": rt.BodySchema}}}
+	case rt.Method == http.MethodPost || rt.Method == http.MethodPut || rt.Method == http.MethodPatch:
 		op["requestBody"] = map[string]any{"required": false, "description": "A JSON object; see the summary for its fields.",
 			"content": map[string]any{"application/json": map[string]any{"schema": map[string]any{"type": "object"}}}}
 	}

@@ -60,7 +60,7 @@ func (e *Engine) apply(f *Fault, w http.ResponseWriter, r *http.Request, next ht
 		if e.d.Limits != nil {
 			err = e.d.Limits.FillBucket(w, r)
 		} else {
-			w.Header().Set("Retry-After", now.Add(time.Second).UTC().Format(http.TimeFormat))
+			w.Header().Set("Retry-After", sandbox.RetryAfterDate(now.Add(time.Second)))
 			err = sandbox.Errorf(sandbox.KindTooManyRequests, limits.CodeRateLimited, "access-token", "The rate limit bucket is full.")
 		}
 		api.WriteError(w, r, e.d.Headers, err)
@@ -74,7 +74,7 @@ func (e *Engine) apply(f *Fault, w http.ResponseWriter, r *http.Request, next ht
 		if msg == "" {
 			msg = "The service is under maintenance. Retry in a few minutes."
 		}
-		w.Header().Set("Retry-After", until.UTC().Format(http.TimeFormat))
+		w.Header().Set("Retry-After", sandbox.RetryAfterDate(until))
 		api.WriteError(w, r, e.d.Headers, sandbox.Errorf(sandbox.KindUnavailable, limits.CodeMaintenance, "unknown", "%s", msg))
 	default: // latency alone
 		e.mark(f, r)
@@ -141,7 +141,7 @@ func (e *Engine) respond(w http.ResponseWriter, r *http.Request, rs *Respond) {
 		retry = DefaultRetryAfter
 	}
 	if retry > 0 {
-		w.Header().Set("Retry-After", e.d.Clock.Now().Add(retry).UTC().Format(http.TimeFormat))
+		w.Header().Set("Retry-After", sandbox.RetryAfterDate(e.d.Clock.Now().Add(retry)))
 	}
 	api.WriteError(w, r, e.d.Headers, sandbox.Errorf(def.kind, code, inst, "%s", msg))
 }

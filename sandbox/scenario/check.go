@@ -48,8 +48,41 @@ func (sc *Scenario) check(loc *locator) Problems {
 		}
 		checkStep(sc, s, where, at)
 	}
+	sc.checkAddonSection(at)
+	sc.collectAddons(loc)
 	sc.checkNames(at)
 	return ps
+}
+
+// checkAddonSection applies the addon section's rules: a URL given both
+// outright and as a path, credentials by halves, and registration keys
+// without the e-shop to register the add-on in.
+func (sc *Scenario) checkAddonSection(at func(string, string, ...any)) {
+	a := sc.Addon
+	if a == nil {
+		return
+	}
+	if a.InstallURL != "" && a.InstallPath != "" {
+		at("/addon/installPath", "installUrl names the install URL already; drop installPath (it goes with url)")
+	}
+	if a.WebhookURL != "" && a.WebhookPath != "" {
+		at("/addon/webhookPath", "webhookUrl names the webhook URL already; drop webhookPath (it goes with url)")
+	}
+	if (a.ClientID == "") != (a.ClientSecret == "") {
+		at("/addon", "give clientId and clientSecret together (or neither: the fixtures' or generated ones)")
+	}
+	if a.Eshop == 0 {
+		for _, k := range []struct {
+			set  bool
+			name string
+		}{{a.InstallURL != "", "installUrl"}, {a.WebhookURL != "", "webhookUrl"}, {a.Endpoints != nil, "endpoints"},
+			{a.ClientID != "", "clientId"}, {a.URL != "", "url"}} {
+			if k.set {
+				at("/addon/"+k.name, "which e-shop is the add-on registered in? give addon.eshop")
+				return
+			}
+		}
+	}
 }
 
 func checkFault(f *Fault, where string, at func(string, string, ...any)) {
@@ -72,7 +105,7 @@ func checkFault(f *Fault, where string, at func(string, string, ...any)) {
 			set  bool
 			name string
 		}{{m.Method != "", "method"}, {m.Path != "", "path"}, {m.Operation != "", "operation"}, {m.Token != "", "token"},
-			{m.TokenKind != "", "tokenKind"}, {len(m.Header) > 0, "header"}} {
+			{m.TokenKind != "", "tokenKind"}, {m.Addon != "", "addon"}, {len(m.Header) > 0, "header"}} {
 			if c.set {
 				at(where+"/match/"+c.name, "a webhook fault matches deliveries (event, eshop, nth, times, probability); %s applies to calls only", c.name)
 			}
@@ -136,7 +169,7 @@ func maintenanceFor(m *Maintenance) Duration {
 
 // empty reports whether no condition is set.
 func (m Match) empty() bool {
-	return m.Method == "" && m.Path == "" && m.Operation == "" && m.Eshop == 0 && m.Token == "" && m.TokenKind == "" &&
+	return m.Method == "" && m.Path == "" && m.Operation == "" && m.Eshop == 0 && m.Token == "" && m.TokenKind == "" && m.Addon == "" &&
 		len(m.Header) == 0 && m.Event == "" && m.Nth == 0 && m.Times == 0 && m.Probability == nil
 }
 

@@ -1,7 +1,12 @@
 package scenario
 
 import (
+	"errors"
+	"fmt"
 	"net/http"
+	"strings"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
 
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
 )
@@ -53,12 +58,66 @@ func Routes(e *Engine, rp *Report) []api.Route {
 			rp.Clear()
 			return rp.View(), nil
 		}},
-		{Operation: "sandbox.faults", Method: http.MethodGet, Summary: "Scenario faults in force and how often each matched; the header that names one per call", Path: FaultsPath, Handler: func(*api.Request) (any, error) {
+		{Operation: "sandbox.faults", Method: http.MethodGet, Summary: "Faults in force (the scenario's, those added while serving, the built-in ones) and how often each matched and acted; the header that names one per call", Path: FaultsPath, Handler: func(*api.Request) (any, error) {
 			out := map[string]any{"faults": e.Faults(), "header": e.d.Headers.SandboxFault, "scenario": nil}
 			if sc := e.Scenario(); sc != nil {
 				out["scenario"] = sc.Name
 			}
 			return out, nil
 		}},
+		{Operation: "sandbox.faults.add", Method: http.MethodPost, Path: FaultsPath, BodySchema: faultBodySchema(),
+			Summary: "Add one fault while serving, in the scenario file's fault syntax (match, trigger, one action); answers it with its id",
+			Handler: func(r *api.Request) (any, error) {
+				raw := r.RawBody()
+				if _, err := api.DecodeJSON(raw); err != nil {
+					return nil, err
+				}
+				f, err := ParseFault(raw)
+				if err != nil {
+					return nil, faultProblem(err)
+				}
+				v, err := e.AddFault(f)
+				if err != nil {
+					return nil, err
+				}
+				return &api.Result{Status: http.StatusCreated, Data: v}, nil
+			}},
+		{Operation: "sandbox.faults.clear", Method: http.MethodDelete, Path: FaultsPath,
+			Summary: "Remove every fault added while serving (the scenario's stay)",
+			Handler: func(*api.Request) (any, error) {
+				return map[string]any{"removed": e.ClearFaults()}, nil
+			}},
+		{Operation: "sandbox.faults.remove", Method: http.MethodDelete, Path: FaultsPath + "/{id}",
+			Summary: "Remove one fault added while serving, by id (or name)",
+			Handler: func(r *api.Request) (any, error) {
+				id := r.Var("id")
+				if err := e.RemoveFault(id); err != nil {
+					return nil, err
+				}
+				return map[string]any{"removed": id}, nil
+			}},
 	}
+}
+
+// faultProblem turns the problems of a posted fault into one 422 naming
+// the first field at fault (instance) and every problem with its line and
+// column in the body.
+func faultProblem(err error) error {
+	var ps Problems
+	if !errors.As(err, &ps) || len(ps) == 0 {
+		return sandbox.Unprocessable(sandbox.CodeSchemaMismatch, "body", "The fault is not valid: %v.", err)
+	}
+	inst := "body"
+	if field, _, ok := strings.Cut(ps[0].Message, ": "); ok && !strings.Contains(field, " ") {
+		inst = field
+	}
+	msgs := make([]string, len(ps))
+	for i, p := range ps {
+		msgs[i] = fmt.Sprintf("%d:%d: %s", p.Line, p.Column, p.Message)
+	}
+	msg := strings.Join(msgs, "; ")
+	if !strings.HasSuffix(msg, ".") && !strings.HasSuffix(msg, "?") {
+		msg += "."
+	}
+	return sandbox.Unprocessable(sandbox.CodeSchemaMismatch, inst, "The fault is not valid (line:column in the body): %s", msg)
 }

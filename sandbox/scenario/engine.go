@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
@@ -38,15 +39,13 @@ type Engine struct {
 	sc       *Scenario
 	matcher  *Matcher
 	builtins *Matcher
-	needs    needs
+	// needEshop and needAddon say whether any fault matches on the e-shop
+	// or the add-on, so a call costs no store read when none does.
+	needEshop, needAddon atomic.Bool
 
 	mu       sync.Mutex
 	expiries map[string]int // fault name + "\x00" + token -> matching calls seen
 }
-
-// needs says which facts the faults look at, so a call costs no store
-// read when no fault matches on the e-shop.
-type needs struct{ eshop, operation bool }
 
 // NewEngine prepares the faults of a scenario (nil for none).
 func NewEngine(d Deps, sc *Scenario) *Engine {
@@ -64,11 +63,20 @@ func NewEngine(d Deps, sc *Scenario) *Engine {
 	}
 	e.matcher = NewMatcher(faults, seed)
 	e.builtins = NewMatcher(Builtins(), seed)
-	for _, f := range faults {
-		e.needs.eshop = e.needs.eshop || f.Match.Eshop != 0
-		e.needs.operation = e.needs.operation || f.Match.Operation != ""
+	for i := range faults {
+		e.notice(&faults[i])
 	}
 	return e
+}
+
+// notice records which facts a fault needs.
+func (e *Engine) notice(f *Fault) {
+	if f.Match.Eshop != 0 {
+		e.needEshop.Store(true)
+	}
+	if f.Match.Addon != "" {
+		e.needAddon.Store(true)
+	}
 }
 
 // Scenario returns the scenario whose faults apply (nil for none).
@@ -77,9 +85,12 @@ func (e *Engine) Scenario() *Scenario { return e.sc }
 // Matcher exposes the scenario's fault matcher (hit counts).
 func (e *Engine) Matcher() *Matcher { return e.matcher }
 
-// Reset forgets the per-token counts of expiring tokens (the store was
-// re-seeded, so the tokens are fresh again).
+// Reset follows POST /_sandbox/reset: the faults added while serving are
+// removed (a reset goes back to the start; the scenario's faults are part
+// of that start and stay), and the per-token counts of expiring tokens
+// are forgotten (the store was re-seeded, so the tokens are fresh again).
 func (e *Engine) Reset() {
+	e.ClearFaults()
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.expiries = map[string]int{}
@@ -108,7 +119,7 @@ func (e *Engine) Middleware(next http.Handler) http.Handler {
 				api.WriteError(w, r, e.d.Headers, err)
 				return
 			}
-		} else if len(e.matcher.faults) > 0 {
+		} else if e.matcher.Len() > 0 {
 			f = e.matcher.Pick(e.facts(r, c))
 		}
 		if f == nil {
@@ -141,9 +152,9 @@ func (e *Engine) named(name string) (*Fault, error) {
 
 func (e *Engine) callFaultNames() []string {
 	var out []string
-	for _, f := range e.matcher.faults {
-		if !f.IsWebhook() {
-			out = append(out, f.Name)
+	for _, x := range e.matcher.Entries() {
+		if !x.Fault.IsWebhook() {
+			out = append(out, x.Fault.Name)
 		}
 	}
 	return out
@@ -156,8 +167,13 @@ func (e *Engine) facts(r *http.Request, c *api.Call) Facts {
 	f := Facts{Method: r.Method, Path: r.URL.Path, Header: r.Header, Operation: c.Operation()}
 	f.Token, _ = c.Token()
 	f.TokenKind = c.TokenHeaderKind()
-	if e.needs.eshop {
+	if e.needEshop.Load() {
 		f.Eshop = c.EshopID()
+	}
+	if e.needAddon.Load() && f.Token != "" {
+		if t := c.Identity().Token; t != nil {
+			f.Addon = t.Addon
+		}
 	}
 	return f
 }
@@ -181,35 +197,102 @@ func (e *Engine) mark(f *Fault, r *http.Request) {
 	}
 }
 
+// Where a fault comes from, as GET /_sandbox/faults names it.
+const (
+	SourceScenario = "scenario" // the scenario file the sandbox serves
+	SourceRuntime  = "runtime"  // added while serving (POST /_sandbox/faults)
+	SourceBuiltin  = "builtin"  // named per call in the <prefix>-Sandbox-Fault header
+)
+
 // FaultView is one fault in GET /_sandbox/faults.
 type FaultView struct {
+	// ID is a runtime fault's id, for DELETE /_sandbox/faults/{id}.
+	ID          string `json:"id,omitempty"`
 	Name        string `json:"name"`
 	Kind        string `json:"kind"`
 	Trigger     string `json:"trigger"`
 	Description string `json:"description,omitempty"`
+	Source      string `json:"source"`
 	Builtin     bool   `json:"builtin"`
-	Hits        int    `json:"hits"`
+	// Matched counts the calls (or deliveries) that met its conditions;
+	// Hits those it acted on (nth, times and probability pick among the
+	// matched ones).
+	Matched int `json:"matched"`
+	Hits    int `json:"hits"`
+	// Fault is the fault as written (scenario and runtime faults).
+	Fault any `json:"fault,omitempty"`
 }
 
-// Faults lists the scenario's faults and the built-in ones with their
-// hit counts.
+// Faults lists the faults in force (the scenario's, then those added
+// while serving, in the order they are tried) and the built-in ones, with
+// their counts.
 func (e *Engine) Faults() []FaultView {
 	var out []FaultView
 	for _, set := range []struct {
 		m       *Matcher
 		builtin bool
 	}{{e.matcher, false}, {e.builtins, true}} {
-		hits := set.m.Hits()
-		for _, f := range set.m.faults {
-			trig := f.Trigger
-			if trig == "" {
-				trig = TriggerAuto
-			}
-			out = append(out, FaultView{Name: f.Name, Kind: f.Kind(), Trigger: trig, Description: f.Description, Builtin: set.builtin, Hits: hits[f.Name]})
+		for _, x := range set.m.Entries() {
+			out = append(out, view(x, set.builtin))
 		}
 	}
 	return out
 }
+
+func view(x Entry, builtin bool) FaultView {
+	f := x.Fault
+	trig := f.Trigger
+	if trig == "" {
+		trig = TriggerAuto
+	}
+	src := SourceScenario
+	switch {
+	case builtin:
+		src = SourceBuiltin
+	case x.ID != "":
+		src = SourceRuntime
+	}
+	return FaultView{ID: x.ID, Name: f.Name, Kind: f.Kind(), Trigger: trig, Description: f.Description, Source: src,
+		Builtin: builtin, Matched: x.Matched, Hits: x.Hits, Fault: f.def}
+}
+
+// AddFault puts a fault in force while serving, after the scenario's
+// faults, and returns it as listed. Its name must be new: not a fault in
+// force, not a built-in.
+func (e *Engine) AddFault(f *Fault) (FaultView, error) {
+	if e.builtins.Named(f.Name) != nil {
+		return FaultView{}, sandbox.Errorf(sandbox.KindConflict, sandbox.CodeConflict, "name",
+			"Fault name %q is a built-in fault's; choose another name.", f.Name)
+	}
+	e.notice(f)
+	id, err := e.matcher.Add(*f)
+	if err != nil {
+		return FaultView{}, sandbox.Errorf(sandbox.KindConflict, sandbox.CodeConflict, "name",
+			"Fault name %q is taken: %v. Choose another, or remove that fault first (DELETE /_sandbox/faults/{id}).", f.Name, err)
+	}
+	for _, x := range e.matcher.Entries() {
+		if x.ID == id {
+			return view(x, false), nil
+		}
+	}
+	return FaultView{}, sandbox.NotFound(id, "Fault %s was removed as it was added.", id)
+}
+
+// RemoveFault takes out a fault added while serving, by id or name.
+func (e *Engine) RemoveFault(idOrName string) error {
+	if e.matcher.Remove(idOrName) {
+		return nil
+	}
+	if e.matcher.Named(idOrName) != nil {
+		return sandbox.Errorf(sandbox.KindConflict, sandbox.CodeConflict, "id",
+			"Fault %q comes from the scenario the sandbox serves and stays for the run; only faults added with POST /_sandbox/faults can be removed.", idOrName)
+	}
+	return sandbox.NotFound(idOrName, "There is no fault %q added while serving; GET /_sandbox/faults lists them with their ids.", idOrName)
+}
+
+// ClearFaults takes out every fault added while serving; the scenario's
+// stay. It returns how many were removed.
+func (e *Engine) ClearFaults() int { return e.matcher.RemoveRuntime() }
 
 // Hits is the number of times each fault acted, by name (scenario faults
 // and built-ins).

@@ -492,3 +492,108 @@ faults:
 		t.Fatalf("call: %d", a.status)
 	}
 }
+
+// TestRetryAfterIsNeverEarly: a fault's Retry-After date is rounded up to
+// the whole second, so it never names a moment before the wait the fault
+// means, and a client that waits exactly until the date is served.
+func TestRetryAfterIsNeverEarly(t *testing.T) {
+	r := newRig(t, `name: early
+faults:
+  - {name: slow-down, match: {path: /api/orders, nth: 1}, respond: {status: 429, retryAfter: 1s}}
+  - {name: window, match: {path: /api/products, nth: 1}, maintenance: {for: 1500ms}}
+`)
+	r.clock.Set(time.Date(2025, 6, 1, 9, 0, 0, 300e6, time.UTC))
+	until := func(a answer) time.Time {
+		t.Helper()
+		d, err := http.ParseTime(a.header.Get("Retry-After"))
+		if err != nil {
+			t.Fatalf("Retry-After %q: %v", a.header.Get("Retry-After"), err)
+		}
+		return d
+	}
+	a := r.do("GET", "/api/orders", tokAddon)
+	if a.status != 429 {
+		t.Fatalf("respond fault: %d", a.status)
+	}
+	if got, least := until(a), r.clock.Now().Add(time.Second); got.Before(least) || got.Sub(least) >= time.Second {
+		t.Fatalf("retryAfter 1s at %v: Retry-After %v, want the first whole second from %v", r.clock.Now(), got, least)
+	}
+	a = r.do("GET", "/api/products", tokAddon)
+	if a.status != 503 {
+		t.Fatalf("maintenance fault: %d", a.status)
+	}
+	date := until(a)
+	if least := r.clock.Now().Add(1500 * time.Millisecond); date.Before(least) {
+		t.Fatalf("maintenance for 1.5s: Retry-After %v is before the window ends at %v", date, least)
+	}
+	r.clock.Set(date) // the client waits exactly until the date
+	if a := r.do("GET", "/api/products", tokAddon); a.status != 200 {
+		t.Fatalf("a call at the Retry-After date was refused: %d %s", a.status, a.code)
+	}
+}
+
+// TestRuntimeFaults: a fault added while serving acts on the calls it
+// matches (here by add-on), is marked on them and announced like a
+// scenario's fault, counts matched and acted calls, and is gone once
+// removed or after a reset; the scenario's own fault stays.
+func TestRuntimeFaults(t *testing.T) {
+	r := newRig(t, "name: base\nfaults:\n  - {name: file-fault, trigger: header, respond: {status: 409}}\n")
+	f, err := ParseFault([]byte(`{"match": {"addon": "example-addon", "path": "/api/orders", "nth": 2}, "respond": {"status": 503, "retryAfter": "2s"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := r.engine.AddFault(f)
+	if err != nil || v.ID != "f1" || v.Name != "f1" || v.Source != SourceRuntime || v.Kind != KindRespond {
+		t.Fatalf("AddFault: %+v %v", v, err)
+	}
+	if a := r.do("GET", "/api/orders", tokPrivate); a.status != 200 {
+		t.Fatalf("a private call is not the add-on's: %d", a.status)
+	}
+	if a := r.do("GET", "/api/orders", tokAddon); a.status != 200 {
+		t.Fatalf("the add-on's first call: %d", a.status)
+	}
+	a := r.do("GET", "/api/orders", tokAddon)
+	if a.status != 503 || a.header.Get("Retry-After") == "" || r.lastMark() != "f1" || r.faultCount("f1") != 1 {
+		t.Fatalf("the add-on's second call: %d %v, mark %q", a.status, a.header, r.lastMark())
+	}
+	if v, err := r.engine.AddFault(f); err != nil || v.ID != "f2" {
+		t.Fatalf("the same unnamed fault again is f2: %+v %v", v, err)
+	}
+	dup, _ := ParseFault([]byte(`{"name": "file-fault", "close": true}`))
+	if _, err := r.engine.AddFault(dup); err == nil || !strings.Contains(err.Error(), "is taken") {
+		t.Fatalf("a scenario fault's name: %v", err)
+	}
+	builtin, _ := ParseFault([]byte(`{"name": "expired-token", "close": true}`))
+	if _, err := r.engine.AddFault(builtin); err == nil || !strings.Contains(err.Error(), "built-in") {
+		t.Fatalf("a built-in fault's name: %v", err)
+	}
+	views := map[string]FaultView{}
+	for _, v := range r.engine.Faults() {
+		views[v.Name] = v
+	}
+	if v := views["f1"]; v.Matched != 2 || v.Hits != 1 || v.Fault == nil {
+		t.Fatalf("f1 listed %+v", v)
+	}
+	if views["file-fault"].Source != SourceScenario || views["expired-token"].Source != SourceBuiltin {
+		t.Fatalf("sources: %+v", views)
+	}
+	if err := r.engine.RemoveFault("file-fault"); err == nil || !strings.Contains(err.Error(), "stays for the run") {
+		t.Fatalf("removing the scenario's fault: %v", err)
+	}
+	if err := r.engine.RemoveFault("f1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.engine.RemoveFault("f1"); err == nil {
+		t.Fatal("removed twice")
+	}
+	if _, err := r.engine.AddFault(f); err != nil {
+		t.Fatal(err)
+	}
+	r.engine.Reset()
+	if n := len(r.engine.Faults()); n != 1+len(Builtins()) {
+		t.Fatalf("after a reset %d faults are listed, want the scenario's and the built-ins", n)
+	}
+	if a := r.do("GET", "/api/orders", tokAddon, testHeaders.SandboxFault, "file-fault"); a.status != 409 {
+		t.Fatalf("the scenario's fault after the reset: %d", a.status)
+	}
+}

@@ -22,6 +22,11 @@ type Fault struct {
 	Webhook     *WebhookSpec `yaml:"webhook"`
 
 	Pos Pos `yaml:"-"`
+	// def is the fault as written (a generic JSON value), shown by
+	// GET /_sandbox/faults.
+	def any
+	// autoName: a runtime fault sent without a name takes its id's.
+	autoName bool
 }
 
 // Trigger values.
@@ -127,6 +132,8 @@ type Match struct {
 	Token     string `yaml:"token"`
 	// TokenKind is private or addon (by the header the token came in).
 	TokenKind string `yaml:"tokenKind"`
+	// Addon is the add-on whose API token made the call (example-addon).
+	Addon string `yaml:"addon"`
 	// Header requires request headers with these exact values ("*": any
 	// value, but present).
 	Header map[string]string `yaml:"header"`

@@ -94,6 +94,13 @@ func Parse(file string, data []byte) (*Scenario, error) {
 	}
 	sc.File, sc.Source = file, data
 	sc.vars = collectVars(loc)
+	if m, ok := value.(map[string]any); ok {
+		if fs, ok := m["faults"].([]any); ok && len(fs) == len(sc.Faults) {
+			for i := range sc.Faults {
+				sc.Faults[i].def = fs[i]
+			}
+		}
+	}
 	if ps := sc.check(loc); len(ps) > 0 {
 		for i := range ps {
 			ps[i].File = file

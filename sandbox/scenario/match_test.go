@@ -34,7 +34,7 @@ func TestPathMatches(t *testing.T) {
 
 func TestConditions(t *testing.T) {
 	call := Facts{Method: "PATCH", Path: "/api/orders/2025000001/status", Operation: "UpdateOrderStatus", Eshop: 1001,
-		Token: "tok-a", TokenKind: "addon", Header: http.Header{"X-Trace": {"on"}, "Accept": {"application/json"}}}
+		Token: "tok-a", TokenKind: "addon", Addon: "my-addon", Header: http.Header{"X-Trace": {"on"}, "Accept": {"application/json"}}}
 	cases := []struct {
 		name string
 		m    Match
@@ -54,6 +54,9 @@ func TestConditions(t *testing.T) {
 		{"token differs", Match{Token: "tok-b"}, call, false},
 		{"token kind", Match{TokenKind: "addon"}, call, true},
 		{"token kind differs", Match{TokenKind: "private"}, call, false},
+		{"add-on", Match{Addon: "my-addon"}, call, true},
+		{"add-on differs", Match{Addon: "example-addon"}, call, false},
+		{"add-on of a private call", Match{Addon: "my-addon"}, Facts{Method: "GET", Path: "/api/orders", TokenKind: "private"}, false},
 		{"header value", Match{Header: map[string]string{"x-trace": "on"}}, call, true},
 		{"header any value", Match{Header: map[string]string{"X-Trace": "*"}}, call, true},
 		{"header wrong value", Match{Header: map[string]string{"X-Trace": "off"}}, call, false},

@@ -3,6 +3,8 @@ package scenario
 import (
 	"time"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/eshop-sandbox/sandbox/sandbox"
 )
 
@@ -36,7 +38,8 @@ type Scenario struct {
 	Faults []Fault `yaml:"faults"`
 	Steps  []Step  `yaml:"steps"`
 
-	vars []VarUse // every ${NAME} the runner expands (Vars)
+	vars   []VarUse   // every ${NAME} the runner expands (Vars)
+	addons []addonUse // every add-on the scenario names (CheckAddons)
 }
 
 // ClockSpec controls the sandbox clock of a run. Without it the clock
@@ -96,10 +99,12 @@ func (l *LimitsSpec) Apply(base sandbox.Limits) sandbox.Limits {
 	return base
 }
 
-// Addon is the add-on under test: which configured add-on it is, where it
-// listens, and optionally the command that starts it.
+// Addon is the add-on under test: which configured add-on it is (one of
+// the fixtures', or one the scenario defines), where it listens, and
+// optionally the command that starts it.
 type Addon struct {
-	// Name is the add-on's name in the fixtures (e.g. example-addon).
+	// Name is the add-on's name: one of the fixtures (example-addon), or
+	// a new one this section defines with installUrl or url.
 	Name string `yaml:"name"`
 	// Eshop is the e-shop the add-on is tested against.
 	Eshop int `yaml:"eshop"`
@@ -109,6 +114,19 @@ type Addon struct {
 	URL         string `yaml:"url"`
 	InstallPath string `yaml:"installPath"`
 	WebhookPath string `yaml:"webhookPath"`
+	// InstallURL and WebhookURL name the add-on's install and webhook URLs
+	// outright (instead of url with installPath and webhookPath).
+	InstallURL string `yaml:"installUrl"`
+	WebhookURL string `yaml:"webhookUrl"`
+	// Endpoints are the endpoints the add-on may call, approved: "all" or
+	// a list of operation names (or "METHOD /path"). An add-on the
+	// scenario defines gets every endpoint when it names none; a
+	// fixtures' add-on keeps its own.
+	Endpoints *EndpointSet `yaml:"endpoints"`
+	// ClientID and ClientSecret fix the add-on's OAuth credentials (an
+	// add-on the scenario defines gets generated ones otherwise).
+	ClientID     string `yaml:"clientId"`
+	ClientSecret string `yaml:"clientSecret"`
 	// Ready is a path the runner polls (GET, 2xx) before the first step.
 	Ready string `yaml:"ready"`
 	// Command starts the add-on (argv, placeholders expanded); the runner
@@ -125,3 +143,34 @@ type Pos struct {
 	Line   int `yaml:"-" json:"line"`
 	Column int `yaml:"-" json:"column"`
 }
+
+// EndpointSet is the addon section's endpoints: "all", or a list.
+type EndpointSet struct {
+	All   bool
+	Names []string
+}
+
+// UnmarshalYAML reads "all" or a list of names.
+func (e *EndpointSet) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		if n.Value != "all" {
+			return typeError(n, `endpoints is "all" or a list of operation names, not %q`, n.Value)
+		}
+		e.All = true
+		return nil
+	}
+	return n.Decode(&e.Names)
+}
+
+// Body is the endpoints as the control plane takes them ("all" or the
+// list).
+func (e *EndpointSet) Body() any {
+	if e.All {
+		return "all"
+	}
+	return e.Names
+}
+
+// Defines reports whether the section defines the add-on rather than
+// only naming one of the fixtures: it says where the add-on is installed.
+func (a *Addon) Defines() bool { return a != nil && (a.InstallURL != "" || a.URL != "") }

@@ -69,6 +69,13 @@ func (sc *Scenario) checkNames(at func(string, string, ...any)) {
 		}
 		at(where, "%q is not an event of the webhook catalogue%s", name, didYouMean(name, c.events, "the events are listed in schemas/index.json"))
 	}
+	if a := sc.Addon; a != nil && a.Endpoints != nil {
+		for i, n := range a.Endpoints.Names {
+			if !strings.Contains(n, " ") { // "METHOD /path" is resolved by the sandbox
+				op("/addon/endpoints/"+strconv.Itoa(i), n)
+			}
+		}
+	}
 	for i := range sc.Faults {
 		where := "/faults/" + strconv.Itoa(i) + "/match"
 		op(where+"/operation", sc.Faults[i].Match.Operation)

@@ -40,12 +40,12 @@ type Rule struct {
 
 // Rules lists the report's rules in a stable order.
 var Rules = []Rule{
-	{RuleRetriedUnchanged, "Retried a request that got 400 or 422 without changing it (spec, Errors: never retry unchanged)."},
-	{RuleIgnoredRetryAfter, "Called again before the Retry-After time of a 423, 429 or 503 answer."},
-	{RuleTooManyConns, "Had more concurrent connections open than the limit (3 per token, 50 per IP) and got 429."},
+	{RuleRetriedUnchanged, "Sent a request again unchanged (same token, method, URL and body) after it had the 400 or 422 answer to it (spec, Errors: never retry unchanged); once per failed request."},
+	{RuleIgnoredRetryAfter, "Called before the Retry-After date of a 429 or 503 answer to the same token (the same IP without one), or of a 423 answer to the same method and URL, after it had that answer; once per call."},
+	{RuleTooManyConns, "Had more calls open at once than the limit (3 per token, 50 per IP) and was refused with 429 too-many-connections (a scripted 429 does not count)."},
 	{RuleNoContentType, "Sent an API request without the Content-Type header (spec, Versioning rule 2: required)."},
-	{RuleExpiredTokenAgain, "Used an API token again after it was answered 401 expired-token (spec: request a new one)."},
-	{RulePagedOnChanged, "Paged on although totalCount changed between pages (spec, Paging rule 1: items may be skipped or repeated)."},
+	{RuleExpiredTokenAgain, "Used an API token again after it had a 401 expired-token answer for it (spec: request a new one); once per token."},
+	{RulePagedOnChanged, "Fetched the next page after it had a page whose totalCount differed from the page before (spec, Paging rule 1: items may be skipped or repeated)."},
 	{RuleAsyncNoJobHook, "Called an asynchronous endpoint without registering the job:finished webhook first (spec, Events rule 1)."},
 	{RuleInstallEarly, "Answered the install request with 200 before exchanging the code for the OAuth token (spec, Authentication step 2)."},
 }
@@ -97,16 +97,34 @@ type Report struct {
 
 	mu       sync.Mutex
 	findings []Finding
-	dropped  int                  // findings beyond MaxFindings, oldest first
-	failed   map[string]bool      // identity, method, URI, body hash of a 400/422
-	waits    map[string]time.Time // identity (or identity+URL for 423) -> Retry-After
-	expired  map[string]bool      // tokens answered expired-token; true once reported
+	dropped  int                      // findings beyond MaxFindings, oldest first
+	failed   map[string]answerMark    // identity, method, URI, body hash of a 400/422 -> its answer
+	waits    map[string][]wait        // identity (or identity+URL for 423) -> Retry-After answers
+	expired  map[string]*expiredState // tokens answered expired-token
 	pages    map[string]*pageState
+}
+
+// wait is an answer that asked the client to wait until a moment.
+type wait struct {
+	until time.Time // the Retry-After date, sandbox clock
+	mark  answerMark
+}
+
+// maxWaitsPerKey bounds the Retry-After answers remembered per client
+// (a burst of refusals keeps only the newest).
+const maxWaitsPerKey = 16
+
+// expiredState is a token answered expired-token: when, and whether a
+// later use was reported.
+type expiredState struct {
+	mark     answerMark
+	reported bool
 }
 
 type pageState struct {
 	page, total int64
 	changed     bool
+	changedAt   answerMark // the answer that showed the changed total
 	from        int64
 }
 
@@ -128,7 +146,7 @@ func (rp *Report) Clear() {
 	rp.mu.Lock()
 	defer rp.mu.Unlock()
 	rp.findings, rp.dropped = nil, 0
-	rp.failed, rp.waits, rp.expired, rp.pages = map[string]bool{}, map[string]time.Time{}, map[string]bool{}, map[string]*pageState{}
+	rp.failed, rp.waits, rp.expired, rp.pages = map[string]answerMark{}, map[string][]wait{}, map[string]*expiredState{}, map[string]*pageState{}
 }
 
 // Findings returns a copy of the findings in the order they were made.
@@ -158,13 +176,13 @@ func (rp *Report) addLocked(f Finding) {
 // Callers hold mu.
 func (rp *Report) trimLocked() {
 	if len(rp.failed) > MaxTracked {
-		rp.failed = map[string]bool{}
+		rp.failed = map[string]answerMark{}
 	}
 	if len(rp.waits) > MaxTracked {
-		rp.waits = map[string]time.Time{}
+		rp.waits = map[string][]wait{}
 	}
 	if len(rp.expired) > MaxTracked {
-		rp.expired = map[string]bool{}
+		rp.expired = map[string]*expiredState{}
 	}
 	if len(rp.pages) > MaxTracked {
 		rp.pages = map[string]*pageState{}
@@ -211,7 +229,11 @@ func (rp *Report) ObserveInstall(rec *addons.Record) {
 		Message: fmt.Sprintf("Add-on %s: %s", rec.Addon, rec.Summary)})
 }
 
-// Observe judges one finished call.
+// Observe judges one finished call. Calls arrive when they end, not when
+// they start, so a call is judged only against the answers its client had
+// certainly read before sending it (startedAfter): a call that was already
+// on its way when a 429, a 422 or an expired-token answer went out is not
+// the client ignoring that answer.
 func (rp *Report) Observe(c *bus.Call) {
 	if c == nil || strings.HasPrefix(c.Path, "/_sandbox") || c.ReqHeader.Get("User-Agent") == RunnerAgent {
 		return
@@ -244,32 +266,29 @@ func (rp *Report) Observe(c *bus.Call) {
 		add(RuleNoContentType, "%s %s was sent without Content-Type; send application/json on every request, GET and DELETE included.", c.Method, c.Path)
 	}
 
+	mark := markOf(c)
 	retryKey := identity + " " + c.Method + " " + c.Path + " " + bodyHash(c.ReqBody)
-	if rp.failed[retryKey] {
+	if m, ok := rp.failed[retryKey]; ok && startedAfter(c, m) {
 		add(RuleRetriedUnchanged, "%s %s was sent again unchanged after it was answered 400 or 422; fix the request instead of retrying it.", c.Method, c.Path)
 		delete(rp.failed, retryKey) // once per failure
 	}
 	if c.Status == http.StatusBadRequest || c.Status == http.StatusUnprocessableEntity {
-		rp.failed[retryKey] = true
+		if _, ok := rp.failed[retryKey]; !ok { // the earliest answer the client could know
+			rp.failed[retryKey] = mark
+		}
 	}
 
 	lockKey := identity + " " + c.Method + " " + c.Path
 	for _, k := range []string{identity, lockKey} {
-		if until, ok := rp.waits[k]; ok {
-			if c.Time.Before(until) {
-				add(RuleIgnoredRetryAfter, "%s %s came %s before the Retry-After time %s.", c.Method, c.Path,
-					until.Sub(c.Time).Round(time.Millisecond), until.UTC().Format(http.TimeFormat))
-			}
-			delete(rp.waits, k)
-		}
+		rp.judgeWaits(c, k, add)
 	}
 	if ra := c.RespHeader.Get("Retry-After"); ra != "" {
 		if until, err := http.ParseTime(ra); err == nil {
 			switch c.Status {
 			case http.StatusLocked:
-				rp.waits[lockKey] = until
+				rp.addWait(lockKey, wait{until: until, mark: mark})
 			case http.StatusTooManyRequests, http.StatusServiceUnavailable:
-				rp.waits[identity] = until
+				rp.addWait(identity, wait{until: until, mark: mark})
 			}
 		}
 	}
@@ -279,13 +298,13 @@ func (rp *Report) Observe(c *bus.Call) {
 	}
 
 	if tok != "" {
-		if reported, ok := rp.expired[tok]; ok && !reported {
+		if st, ok := rp.expired[tok]; ok && !st.reported && startedAfter(c, st.mark) {
 			add(RuleExpiredTokenAgain, "%s %s used a token that was already answered 401 expired-token; request a new API token instead.", c.Method, c.Path)
-			rp.expired[tok] = true
+			st.reported = true
 		}
 		if c.Status == http.StatusUnauthorized && errCode == sandbox.CodeExpiredToken {
 			if _, ok := rp.expired[tok]; !ok {
-				rp.expired[tok] = false
+				rp.expired[tok] = &expiredState{mark: mark}
 			}
 		}
 	}
@@ -297,6 +316,46 @@ func (rp *Report) Observe(c *bus.Call) {
 	if c.Status == http.StatusOK && isAPI {
 		rp.paging(c, identity, add)
 	}
+}
+
+// judgeWaits judges a call against the Retry-After answers its client got
+// under key: the answers it had read before sending the call (the others
+// were answered while it was on its way) are settled by it, and it is a
+// finding when it came before any of their dates (one finding a call).
+func (rp *Report) judgeWaits(c *bus.Call, key string, add func(string, string, ...any)) {
+	ws := rp.waits[key]
+	if len(ws) == 0 {
+		return
+	}
+	kept := ws[:0]
+	var early time.Time
+	for _, w := range ws {
+		if !startedAfter(c, w.mark) {
+			kept = append(kept, w)
+			continue
+		}
+		if c.Time.Before(w.until) && w.until.After(early) {
+			early = w.until
+		}
+	}
+	if !early.IsZero() {
+		add(RuleIgnoredRetryAfter, "%s %s came %s before the Retry-After time %s.", c.Method, c.Path,
+			early.Sub(c.Time).Round(time.Millisecond), early.UTC().Format(http.TimeFormat))
+	}
+	if len(kept) == 0 {
+		delete(rp.waits, key)
+		return
+	}
+	rp.waits[key] = kept
+}
+
+// addWait remembers a Retry-After answer, the newest maxWaitsPerKey per key.
+func (rp *Report) addWait(key string, w wait) {
+	ws := append(rp.waits[key], w)
+	if len(ws) > maxWaitsPerKey {
+		ws = append(ws[:0:0], ws[len(ws)-maxWaitsPerKey:]...)
+	}
+	rp.waits[key] = ws
 }
 
 // paging follows page sequences of a list per client and notes a page
@@ -324,12 +383,14 @@ func (rp *Report) paging(c *bus.Call, identity string, add func(string, string, 
 	st := rp.pages[key]
 	switch {
 	case st != nil && page == st.page+1:
-		if st.changed {
+		// A page fetched before the page that showed the change was read
+		// (fetched ahead, concurrently) is not paging on regardless.
+		if st.changed && startedAfter(c, st.changedAt) {
 			add(RulePagedOnChanged, "%s %s fetched page %d although totalCount changed from %d to %d on the page before; start again from page 1.", c.Method, c.Path, page, st.from, st.total)
 			st.changed = false
 		}
 		if total != st.total {
-			st.changed, st.from = true, st.total
+			st.changed, st.from, st.changedAt = true, st.total, markOf(c)
 		}
 	default:
 		st = &pageState{}

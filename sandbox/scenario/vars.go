@@ -22,9 +22,24 @@ const (
 	VarScenarioDir = "SCENARIO_DIR" // the scenario file's folder, absolute
 )
 
+// What the add-on under test needs to know, as `sandbox addon add
+// --output env` prints it: set (and put in the command's environment)
+// when the scenario gives addon.eshop.
+const (
+	VarAddonEshop        = "SANDBOX_ESHOP"         // the e-shop's id
+	VarAddonEshopURL     = "SANDBOX_ESHOP_URL"     // {eshop_url}
+	VarAddonOAuthURL     = "SANDBOX_OAUTH_URL"     // the OAuth server: {eshop_url}/action/ApiOAuthServer/token
+	VarAddonClientID     = "SANDBOX_CLIENT_ID"     // the add-on's OAuth client id
+	VarAddonClientSecret = "SANDBOX_CLIENT_SECRET" // the add-on's OAuth client secret
+	VarAddonName         = "SANDBOX_ADDON"         // the add-on's name
+)
+
+// AddonVars lists the add-on's variables, in the order messages name them.
+var AddonVars = []string{VarAddonEshop, VarAddonEshopURL, VarAddonOAuthURL, VarAddonClientID, VarAddonClientSecret, VarAddonName}
+
 // RunnerVars lists the variables the runner fills, in the order messages
 // name them.
-var RunnerVars = []string{VarSandboxURL, VarSandboxBin, VarAddonPort, VarAddonURL, VarEshopURL, VarScenarioDir}
+var RunnerVars = append([]string{VarSandboxURL, VarSandboxBin, VarAddonPort, VarAddonURL, VarEshopURL, VarScenarioDir}, AddonVars...)
 
 // VarPattern matches ${NAME}: braces required, so a lone $ stays as written.
 var VarPattern = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
@@ -39,7 +54,7 @@ type VarUse struct {
 
 // expandedFields are the locations whose strings the runner expands (see
 // the runner's expand calls).
-var expandedFields = regexp.MustCompile(`^/addon/(url|dir|command/\d+|env/[^/]+)$` +
+var expandedFields = regexp.MustCompile(`^/addon/(url|installUrl|webhookUrl|clientId|clientSecret|dir|command/\d+|env/[^/]+)$` +
 	`|^/steps/\d+/call/(path|header/[^/]+|body(/.*)?|expect/body(/.*)?)$` +
 	`|^/steps/\d+/expectRequest/(header/[^/]+|body(/.*)?)$`)
 
@@ -94,11 +109,11 @@ func (sc *Scenario) CheckVars(given map[string]string) Problems {
 				continue
 			}
 			msg = "variable ADDON_URL is set only when the scenario gives addon.url"
-		case VarEshopURL:
+		case VarEshopURL, VarAddonEshop, VarAddonEshopURL, VarAddonOAuthURL, VarAddonClientID, VarAddonClientSecret, VarAddonName:
 			if sc.Addon != nil && sc.Addon.Eshop != 0 {
 				continue
 			}
-			msg = "variable ESHOP_URL is set only when the scenario gives addon.eshop"
+			msg = "variable " + u.Name + " is set only when the scenario gives addon.eshop"
 		default:
 			if _, ok := os.LookupEnv(u.Name); ok {
 				continue

@@ -3,7 +3,11 @@ package seed
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
@@ -131,4 +135,48 @@ func (c *credentials) write(tx *store.Tx, id int) error {
 		}
 	}
 	return nil
+}
+
+// AddonNames lists the add-ons an e-shop's fixtures configure
+// (eshops/<id>/credentials.json of fsys), for checks made before any
+// sandbox is seeded, such as a scenario naming the add-on it tests. ok is
+// false when the fixtures have no such e-shop or its file cannot be read
+// (the seeding then says what is wrong).
+func AddonNames(fsys fs.FS, eshopID int) (names []string, ok bool) {
+	raw, err := fs.ReadFile(fsys, "eshops/"+strconv.Itoa(eshopID)+"/"+FileCredentials)
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, err := fs.Stat(fsys, "eshops/"+strconv.Itoa(eshopID)); err == nil {
+			return nil, true // an e-shop without credentials has no add-on
+		}
+		return nil, false
+	}
+	if err != nil {
+		return nil, false
+	}
+	var c struct {
+		Addons []struct {
+			Name string `json:"name"`
+		} `json:"addons"`
+	}
+	if json.Unmarshal(raw, &c) != nil {
+		return nil, false
+	}
+	for _, a := range c.Addons {
+		names = append(names, a.Name)
+	}
+	return names, true
+}
+
+// EshopIDs lists the e-shops of a fixture set (the numeric folders under
+// eshops/), in ascending order.
+func EshopIDs(fsys fs.FS) []int {
+	entries, _ := fs.ReadDir(fsys, "eshops")
+	var out []int
+	for _, e := range entries {
+		if id, err := strconv.Atoi(e.Name()); err == nil && e.IsDir() {
+			out = append(out, id)
+		}
+	}
+	sort.Ints(out)
+	return out
 }

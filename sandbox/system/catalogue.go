@@ -62,6 +62,20 @@ func (c *Catalogue) Endpoint(op string) (*schemas.Endpoint, bool) {
 }
 
 // Resolve accepts an operation name or "METHOD /path" and returns the
+// Operations lists every operation of the catalogue once, in catalogue
+// order: what an add-on asking for "all" endpoints is granted.
+func (c *Catalogue) Operations() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, e := range c.Endpoints {
+		if !seen[e.Operation] {
+			seen[e.Operation] = true
+			out = append(out, e.Operation)
+		}
+	}
+	return out
+}
+
 // operation name.
 func (c *Catalogue) Resolve(s string) (string, bool) {
 	if e, ok := c.byOp[s]; ok {

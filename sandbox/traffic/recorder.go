@@ -252,6 +252,7 @@ func (r *Recorder) record(next http.Handler, w http.ResponseWriter, req *http.Re
 			RespHeader:   header,
 			RespBody:     rec.body.body,
 			RemoteAddr:   req.RemoteAddr,
+			Received:     began,
 			ReqBodySize:  reqSize,
 			RespBodySize: rec.body.total,
 			Truncated:    reqSize > int64(len(reqBody)) || rec.body.truncated(),

@@ -24,12 +24,10 @@
 package readme
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"io/fs"
 	"net/http"
 	"os"
@@ -40,6 +38,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/eshop-sandbox/sandbox/cmd/sandbox/internal/built"
 )
 
 // sandboxAddr is the address the README's blocks are written for.
@@ -122,12 +122,12 @@ func TestREADMEBlocksRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the README blocks take about a minute")
 	}
-	for _, tool := range []string{"bash", "curl", "jq", "timeout"} {
+	for _, tool := range []string{"bash", "curl", "jq", "timeout", "python3"} { // python3: the add-on of "Your own add-on"
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Fatalf("the README's blocks need %s on the PATH (CI installs it in .ci/run): %v", tool, err)
 		}
 	}
-	root := repoRoot(t)
+	root := built.RepoRoot(t)
 	raw, err := os.ReadFile(filepath.Join(root, "README.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -155,18 +155,14 @@ func TestREADMEBlocksRun(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "sandbox"), "./cmd/sandbox")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	built.Build(t, bin)
 	if err := copyTree(root, work); err != nil {
 		t.Fatal(err)
 	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
-	base := startSandbox(t, ctx, filepath.Join(bin, "sandbox"), work)
+	base := built.Up(t, ctx, filepath.Join(bin, "sandbox"), work, nil)
 
 	sh := filepath.Join(tmp, "readme.sh")
 	if err := os.WriteFile(sh, []byte(script(blocks, len(strings.Split(text, "\n")), base)), 0o644); err != nil {
@@ -193,49 +189,6 @@ func TestREADMEBlocksRun(t *testing.T) {
 	checkTraffic(t, base)
 	checkInboxDeliveries(t, base)
 	checkControlPaths(t, base, text)
-}
-
-// startSandbox runs `sandbox up` on a free port and returns its base URL.
-func startSandbox(t *testing.T, ctx context.Context, sandbox, dir string) string {
-	t.Helper()
-	up := exec.CommandContext(ctx, sandbox, "up", "--headless", "--addr", "127.0.0.1:0")
-	up.Dir = dir
-	up.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	stdout, err := up.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	up.Stderr = io.Discard
-	if err := up.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = up.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { _ = up.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = syscall.Kill(-up.Process.Pid, syscall.SIGKILL)
-			<-done
-		}
-	})
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if u, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "base URL:"); ok {
-				found <- strings.TrimSpace(u)
-			}
-		}
-	}()
-	select {
-	case base := <-found:
-		return base
-	case <-time.After(30 * time.Second):
-		t.Fatal("sandbox up printed no base URL within 30 s")
-	}
-	return ""
 }
 
 // getData fetches a control-plane answer's data.
@@ -281,13 +234,28 @@ func checkTraffic(t *testing.T, base string) {
 		if c.Operation == "" {
 			t.Errorf("a README call reached no route: %s %s (%d)", c.Method, c.Path, c.Status)
 		}
-		if c.Status == 500 || bytes.Contains(c.ResponseBody, []byte(`"internal-error"`)) {
+		if c.Status == 500 || errorCode(c.ResponseBody) == "internal-error" {
 			t.Errorf("a README call failed inside the sandbox: %s %s (%d)", c.Method, c.Path, c.Status)
 		}
 	}
 	if calls < 50 {
 		t.Errorf("the sandbox recorded only %d calls", calls)
 	}
+}
+
+// errorCode is the first errorCode of an answer's envelope ("" for none),
+// so that an answer that merely names a fault called internal-error (GET
+// /_sandbox/faults) is not taken for one.
+func errorCode(body []byte) string {
+	var env struct {
+		Errors []struct {
+			ErrorCode string `json:"errorCode"`
+		} `json:"errors"`
+	}
+	if json.Unmarshal(body, &env) != nil || len(env.Errors) == 0 {
+		return ""
+	}
+	return env.Errors[0].ErrorCode
 }
 
 // checkInboxDeliveries: every attempt to deliver to a built-in inbox
@@ -439,24 +407,5 @@ func TestReadmeBlocksParse(t *testing.T) {
 		if _, err := readmeBlocks(bad); err == nil {
 			t.Errorf("%s: no error", name)
 		}
-	}
-}
-
-// repoRoot is the module's root, where README.md lives.
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test's folder")
-		}
-		dir = parent
 	}
 }

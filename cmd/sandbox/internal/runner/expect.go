@@ -33,6 +33,7 @@ func describeMatch(m scenario.Match) string {
 	add(m.Eshop != 0, fmt.Sprintf("e-shop %d", m.Eshop))
 	add(m.TokenKind != "", m.TokenKind+" token")
 	add(m.Token != "", "token "+m.Token)
+	add(m.Addon != "", "by add-on "+m.Addon)
 	if len(m.Header) > 0 {
 		keys := make([]string, 0, len(m.Header))
 		for k, v := range m.Header {
@@ -56,7 +57,7 @@ func describeMatch(m scenario.Match) string {
 func (r *run) matching(m *scenario.Match, cs []*bus.Call) []*bus.Call {
 	var out []*bus.Call
 	for _, c := range cs {
-		if m.Conditions(facts(c, r.headers)) {
+		if m.Conditions(r.facts(c)) {
 			out = append(out, c)
 		}
 	}
@@ -238,16 +239,16 @@ func (r *run) expectBackoff(e *scenario.ExpectBackoff) outcome {
 			if c.Status != http.StatusLocked && c.Status != http.StatusTooManyRequests && c.Status != http.StatusServiceUnavailable {
 				continue
 			}
-			if !e.Match.Conditions(facts(c, r.headers)) {
+			if !e.Match.Conditions(r.facts(c)) {
 				continue
 			}
 			until, ok := retryAfter(c)
 			if !ok {
 				continue
 			}
-			tok := facts(c, r.headers).Token
+			tok := r.facts(c).Token
 			for _, n := range cs[i+1:] {
-				if facts(n, r.headers).Token == tok && n.Method == c.Method && pathOnly(n.Path) == pathOnly(c.Path) {
+				if r.facts(n).Token == tok && n.Method == c.Method && pathOnly(n.Path) == pathOnly(c.Path) {
 					return true, backoff{refusal: c, retry: n, until: until}
 				}
 			}
@@ -267,8 +268,33 @@ func (r *run) expectBackoff(e *scenario.ExpectBackoff) outcome {
 			b.retry.Time.Sub(b.refusal.Time).Round(time.Millisecond), b.until.Sub(b.retry.Time).Round(time.Millisecond), b.until.UTC().Format(http.TimeFormat)),
 			traffic(cs, ds, 10))
 	}
-	return pass(fmt.Sprintf("refused %d, retried %v later (Retry-After asked %v)", b.refusal.Status,
-		b.retry.Time.Sub(b.refusal.Time).Round(time.Millisecond), b.until.Sub(b.refusal.Time).Round(time.Second)))
+	return pass(fmt.Sprintf("refused %d, retried %v later (%s)", b.refusal.Status,
+		b.retry.Time.Sub(b.refusal.Time).Round(time.Millisecond), r.askedWait(b.refusal, b.until)))
+}
+
+// askedWait says what a refusal asked the add-on to wait. Retry-After is
+// an HTTP date rounded up to the whole second, so the wait a scripted
+// fault means (retryAfter: 1s) cannot be read back from it; the fault's
+// own value is named instead, and the date for any other refusal.
+func (r *run) askedWait(refusal *bus.Call, until time.Time) string {
+	date := until.UTC().Format("15:04:05")
+	if refusal.Fault != "" {
+		for i := range r.sc.Faults {
+			f := &r.sc.Faults[i]
+			if f.Name != refusal.Fault {
+				continue
+			}
+			switch {
+			case f.Respond != nil && f.Respond.RetryAfter != nil:
+				return fmt.Sprintf("Retry-After asked %v, until %s", f.Respond.RetryAfter.D(), date)
+			case f.Respond != nil && f.Respond.Status == http.StatusTooManyRequests:
+				return fmt.Sprintf("Retry-After asked %v, until %s", scenario.DefaultRetryAfter, date)
+			case f.Maintenance != nil:
+				return fmt.Sprintf("Retry-After asked %v, until %s", f.Maintenance.For.D(), date)
+			}
+		}
+	}
+	return fmt.Sprintf("Retry-After until %s, %v after the refusal", date, until.Sub(refusal.Time).Round(100*time.Millisecond))
 }
 
 // findings reads the contract report.

@@ -9,8 +9,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/eshop-sandbox/sandbox/sandbox/auth"
 	"github.com/eshop-sandbox/sandbox/sandbox/bus"
 	"github.com/eshop-sandbox/sandbox/sandbox/scenario"
+	"github.com/eshop-sandbox/sandbox/sandbox/store"
 )
 
 // trafficLog keeps, losslessly, every call and delivery of a run (fed by a
@@ -115,6 +117,40 @@ func waitFor[T any](ctx context.Context, l *trafficLog, calls, deliveries int, w
 }
 
 // facts describes a logged call for the fault matcher's conditions.
+// facts are what a fault or an expectation matches a recorded call on,
+// with the add-on an add-on token belongs to.
+func (r *run) facts(c *bus.Call) scenario.Facts {
+	f := facts(c, r.headers)
+	if f.TokenKind == auth.KindAddon && f.Token != "" {
+		f.Addon = r.addonOf(f.Token)
+	}
+	return f
+}
+
+// addonOf names the add-on an API token was issued to ("" when the
+// sandbox does not know the token), remembered per token.
+func (r *run) addonOf(tok string) string {
+	r.tokensMu.Lock()
+	defer r.tokensMu.Unlock()
+	if name, ok := r.tokenAddons[tok]; ok {
+		return name
+	}
+	name := ""
+	if r.app != nil {
+		_ = r.app.Store.View(func(tx *store.Tx) error {
+			if t, err := auth.GetToken(tx, tok); err == nil {
+				name = t.Addon
+			}
+			return nil
+		})
+	}
+	if r.tokenAddons == nil {
+		r.tokenAddons = map[string]string{}
+	}
+	r.tokenAddons[tok] = name
+	return name
+}
+
 func facts(c *bus.Call, h headerNames) scenario.Facts {
 	f := scenario.Facts{Method: c.Method, Path: pathOnly(c.Path), Operation: c.Operation, Eshop: c.Eshop, TokenKind: c.TokenKind, Header: c.ReqHeader}
 	if t := c.ReqHeader.Get(h.access); t != "" {

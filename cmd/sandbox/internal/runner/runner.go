@@ -10,6 +10,7 @@ package runner
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -19,9 +20,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/addons"
 	"github.com/eshop-sandbox/sandbox/sandbox/app"
 	"github.com/eshop-sandbox/sandbox/sandbox/scenario"
 )
@@ -98,7 +101,7 @@ func RunFile(ctx context.Context, path string, opts Options) *Result {
 	if err != nil {
 		return &Result{Name: filepath.Base(path), File: path, Setup: err.Error(), Steps: []StepResult{}}
 	}
-	if ps := sc.CheckVars(opts.Vars); len(ps) > 0 {
+	if ps := append(sc.CheckVars(opts.Vars), sc.CheckAddons()...); len(ps) > 0 {
 		res := &Result{Name: sc.Name, File: path, Setup: ps.Error(), Steps: []StepResult{}}
 		(&run{sc: sc}).skipAll(res, 0, "not run: the scenario could not start")
 		return res
@@ -120,6 +123,9 @@ type run struct {
 	// cursor marks the traffic logged before the last action step began;
 	// expectations look at what came after it.
 	cursorCalls, cursorDeliveries int
+
+	tokensMu    sync.Mutex
+	tokenAddons map[string]string // API token -> its add-on (addonOf)
 }
 
 // Run runs a parsed scenario on a fresh sandbox.
@@ -212,8 +218,8 @@ func (r *run) start() error {
 	if ad == nil {
 		return nil
 	}
-	if ad.URL != "" && ad.Eshop != 0 {
-		if err := r.pointAddon(); err != nil {
+	if ad.Eshop != 0 {
+		if err := r.configureAddon(); err != nil {
 			return err
 		}
 	}
@@ -365,19 +371,73 @@ func (r *run) expandValue(v any) (any, error) {
 	return v, nil
 }
 
-// pointAddon sets the add-on's install, redirect and webhook URLs in the
-// sandbox to where the add-on under test listens.
-func (r *run) pointAddon() error {
+// configureAddon registers the add-on under test in its e-shop as the
+// addon section says (install, redirect and webhook URLs, endpoints,
+// credentials), and learns what the add-on needs to know: its
+// credentials and the e-shop's and OAuth server's addresses, which become
+// the SANDBOX_* variables of its command. An add-on the fixtures do not
+// have gets every endpoint unless the section names some; the endpoints
+// the section names are approved.
+func (r *run) configureAddon() error {
 	ad := r.sc.Addon
-	base := r.vars["ADDON_URL"]
-	install := base + orDefault(ad.InstallPath, "/install")
-	body := map[string]string{"installUrl": install, "redirectUri": install, "webhookUrl": base + orDefault(ad.WebhookPath, "/webhooks")}
-	status, raw, err := r.control(http.MethodPut, fmt.Sprintf("/_sandbox/eshops/%d/addons/%s", ad.Eshop, ad.Name), body)
+	path := fmt.Sprintf("/_sandbox/eshops/%d/addons/%s", ad.Eshop, ad.Name)
+	status, raw, err := r.control(http.MethodGet, path, nil)
 	if err != nil {
 		return err
 	}
-	if status/100 != 2 {
-		return fmt.Errorf("point add-on %s of e-shop %d at %s: HTTP %d %s", ad.Name, ad.Eshop, base, status, errorText(raw))
+	exists := status == http.StatusOK
+	body := map[string]any{}
+	install, webhook := ad.InstallURL, ad.WebhookURL
+	if base := r.vars[scenario.VarAddonURL]; base != "" {
+		if install == "" {
+			install = base + orDefault(ad.InstallPath, "/install")
+		}
+		if webhook == "" {
+			webhook = base + orDefault(ad.WebhookPath, "/webhooks")
+		}
+	}
+	for _, f := range []struct {
+		key, value, field string
+	}{{"installUrl", install, "installUrl"}, {"redirectUri", install, "installUrl"}, {"webhookUrl", webhook, "webhookUrl"},
+		{"clientId", ad.ClientID, "clientId"}, {"clientSecret", ad.ClientSecret, "clientSecret"}} {
+		if f.value == "" {
+			continue
+		}
+		v, err := r.expand(f.value)
+		if err != nil {
+			return fmt.Errorf("addon.%s: %w", f.field, err)
+		}
+		body[f.key] = v
+	}
+	switch {
+	case ad.Endpoints != nil:
+		body["endpoints"], body["approved"] = ad.Endpoints.Body(), true
+	case !exists:
+		body["endpoints"], body["approved"] = "all", true
+	}
+	if len(body) > 0 {
+		status, raw, err = r.control(http.MethodPut, path, body)
+		if err != nil {
+			return err
+		}
+		if status/100 != 2 {
+			return fmt.Errorf("register add-on %s in e-shop %d: HTTP %d %s", ad.Name, ad.Eshop, status, errorText(raw))
+		}
+	} else if !exists {
+		return fmt.Errorf("e-shop %d has no add-on %s: HTTP %d %s", ad.Eshop, ad.Name, status, errorText(raw))
+	}
+	var env struct {
+		Data addons.View `json:"data"`
+	}
+	if err := json.Unmarshal(raw, &env); err != nil {
+		return fmt.Errorf("add-on %s: %v", ad.Name, err)
+	}
+	v := env.Data
+	for k, val := range map[string]string{
+		scenario.VarAddonEshop: strconv.Itoa(v.EshopID), scenario.VarAddonEshopURL: v.EshopURL, scenario.VarAddonOAuthURL: v.TokenURL,
+		scenario.VarAddonClientID: v.ClientID, scenario.VarAddonClientSecret: v.ClientSecret, scenario.VarAddonName: v.Name,
+	} {
+		r.vars[k] = val
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/eshop-sandbox/sandbox/sandbox/scenario"
 )
@@ -256,6 +257,7 @@ func TestDescribeMatch(t *testing.T) {
 		{scenario.Match{}, "any call"},
 		{scenario.Match{Method: "GET", Path: "/api/orders/*", TokenKind: "addon"}, "a call GET /api/orders/* addon token"},
 		{scenario.Match{Operation: "GetOrderDetail", Nth: 2}, "call number 2 of call operation GetOrderDetail"},
+		{scenario.Match{Operation: "GetOrderDetail", Addon: "my-addon"}, "a call operation GetOrderDetail by add-on my-addon"},
 	} {
 		if got := describeMatch(c.m); got != c.want {
 			t.Errorf("describeMatch(%+v) = %q, want %q", c.m, got, c.want)
@@ -310,5 +312,103 @@ steps:
 	}
 	if !strings.Contains(junit.String(), `note: fault &#34;never&#34; (line 3) never acted`) {
 		t.Errorf("the JUnit failure lacks the note:\n%s", junit.String())
+	}
+}
+
+// TestBackoffNamesTheScriptedWait: Retry-After is an HTTP date rounded up
+// to the whole second, so a scripted retryAfter of 1s is reported as 1s
+// (not as what the date minus the refusal's time happens to round to),
+// and an add-on that waits exactly until the date is not early (strict).
+// The clock starts at .6 of a second, where a truncated date asked 0s.
+func TestBackoffNamesTheScriptedWait(t *testing.T) {
+	res, out := runYAML(t, `name: waits for Retry-After
+strict: true
+clock: {start: "2025-06-02T09:00:00.6Z"}
+addon:
+  name: example-addon
+  command: ["${SANDBOX_BIN}"]
+  env: {RUNNER_TEST_ADDON: backoff}
+faults:
+  - name: slow-down
+    match: {path: /api/orders, nth: 1}
+    respond: {status: 429, retryAfter: 1s}
+steps:
+  - expectBackoff: {match: {path: /api/orders}, within: 5s}
+`, Options{})
+	if !res.Passed {
+		t.Fatalf("the run failed:\n%s", out)
+	}
+	if note := res.Steps[0].Note; !strings.Contains(note, "Retry-After asked 1s, until 09:00:0") {
+		t.Fatalf("note %q, want the scripted 1s and the date", note)
+	}
+}
+
+// TestOwnAddonSection: the addon section registers an add-on the fixtures
+// do not have (install and webhook URLs, the endpoints it names, fixed
+// credentials) and hands its command what it needs in SANDBOX_*; the
+// add-on installs with them and its own calls are told apart by match.addon.
+func TestOwnAddonSection(t *testing.T) {
+	envFile := filepath.Join(t.TempDir(), "env")
+	res, out := runYAML(t, `name: my own add-on
+strict: true
+addon:
+  name: my-addon
+  eshop: 1001
+  url: http://127.0.0.1:${ADDON_PORT}
+  installUrl: http://127.0.0.1:${ADDON_PORT}/install
+  webhookUrl: http://127.0.0.1:${ADDON_PORT}/webhooks
+  endpoints: [GetEshopInfo, GetOrderDetail, RegisterNewWebhook, GetOverviewOfRegisteredWebhooks, DeleteRegisteredWebhook, GenerateWebhookSignatureKey]
+  clientId: my-client
+  clientSecret: my-secret
+  ready: /healthz
+  command: ["${SANDBOX_BIN}", "--name", "my-addon", "--listen", "127.0.0.1:${ADDON_PORT}", "--sandbox", "${SANDBOX_URL}",
+            "--oauth-url", "${SANDBOX_OAUTH_URL}", "--client-id", "${SANDBOX_CLIENT_ID}", "--client-secret", "${SANDBOX_CLIENT_SECRET}", "--events", "order:create"]
+  env: {RUNNER_TEST_ADDON: example}
+steps:
+  - install: {}
+  - emit: {event: "order:create", instance: "2025000001"}
+  - expectRequest: {match: {operation: GetOrderDetail, addon: my-addon}, status: 200, within: 5s}
+  - expectNoRequest: {match: {addon: example-addon}, within: 50ms}
+`, Options{DefaultWithin: 5 * time.Second})
+	if !res.Passed {
+		t.Fatalf("the run failed:\n%s", out)
+	}
+
+	// The environment the runner gives the add-on's command.
+	res, out = runYAML(t, `name: the add-on's environment
+addon:
+  name: env-addon
+  eshop: 1002
+  url: http://127.0.0.1:${ADDON_PORT}
+  clientId: env-client
+  clientSecret: env-secret
+  command: ["${SANDBOX_BIN}"]
+  env: {RUNNER_TEST_ADDON: env, RUNNER_TEST_ENV_FILE: `+envFile+`}
+steps:
+  - wait: 300ms
+`, Options{})
+	if !res.Passed {
+		t.Fatalf("the run failed:\n%s", out)
+	}
+	raw, err := os.ReadFile(envFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{}
+	for _, l := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		k, v, _ := strings.Cut(l, "=")
+		env[k] = v
+	}
+	base := env["SANDBOX_URL"]
+	if !strings.HasPrefix(base, "http://127.0.0.1:") {
+		t.Fatalf("SANDBOX_URL %q", base)
+	}
+	for k, want := range map[string]string{
+		"SANDBOX_ESHOP": "1002", "SANDBOX_ESHOP_URL": base + "/eshops/1002", "SANDBOX_OAUTH_URL": base + "/eshops/1002/action/ApiOAuthServer/token",
+		"SANDBOX_CLIENT_ID": "env-client", "SANDBOX_CLIENT_SECRET": "env-secret", "SANDBOX_ADDON": "env-addon",
+	} {
+		if env[k] != want {
+			t.Errorf("%s=%q, want %q", k, env[k], want)
+		}
 	}
 }
