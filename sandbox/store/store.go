@@ -161,9 +161,14 @@ func (s *Store) Update(fn func(tx *Tx) error) error {
 
 // Reset deletes every key, leaving an empty database (indexes included).
 func (s *Store) Reset() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	err := s.db.Update(func(btx *buntdb.Tx) error {
+	// Locks in the one order every writer takes them: the commit lock,
+	// BuntDB's write lock, then mu. Taking mu first would deadlock with a
+	// reader inside a BuntDB read transaction that asks mu for an index.
+	s.commit.Lock()
+	defer s.commit.Unlock()
+	return s.db.Update(func(btx *buntdb.Tx) error {
+		s.mu.Lock()
+		defer s.mu.Unlock()
 		s.gen.Add(1)
 		if err := btx.DeleteAll(); err != nil {
 			return err
@@ -173,14 +178,13 @@ func (s *Store) Reset() error {
 				return err
 			}
 		}
+		s.indexes = map[string]bool{}
+		s.pos.reset()
+		s.baseMu.Lock()
+		s.base.Store(nil)
+		s.baseMu.Unlock()
 		return nil
 	})
-	s.indexes = map[string]bool{}
-	s.pos.reset()
-	s.baseMu.Lock()
-	s.base.Store(nil)
-	s.baseMu.Unlock()
-	return err
 }
 
 func (s *Store) rebuildIndexes() error {

@@ -293,3 +293,53 @@ func TestEventsPublishedInCommitOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestResetBesideReaders: resets racing readers that scan collections
+// (the jobs runner does, every second) finish; Reset once took its own
+// lock before BuntDB's, which a scanning reader takes the other way round.
+func TestResetBesideReaders(t *testing.T) {
+	s, err := Open(Options{Clock: sandbox.NewClock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := func() {
+		_ = s.Update(func(tx *Tx) error {
+			for i := 0; i < 20; i++ {
+				if _, err := tx.Put(1, "things", strconv.Itoa(i), []byte(`{"n":1}`)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	seed()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var wg sync.WaitGroup
+		for r := 0; r < 4; r++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := 0; i < 300; i++ {
+					_ = s.View(func(tx *Tx) error {
+						return tx.Scan(1, "things", func(string, []byte) bool { runtime.Gosched(); return true })
+					})
+				}
+			}()
+		}
+		for i := 0; i < 100; i++ {
+			if err := s.Reset(); err != nil {
+				t.Error(err)
+			}
+			seed()
+		}
+		wg.Wait()
+	}()
+	select {
+	case <-done:
+		_ = s.Close()
+	case <-time.After(30 * time.Second):
+		t.Fatal("resets and scanning readers deadlocked") // (the store is left open: closing it would block too)
+	}
+}
