@@ -31,6 +31,9 @@ func ParseFault(data []byte) (*Fault, error) {
 		}
 		return nil, Problems{syntaxProblem(file, data, err)}
 	}
+	if p, bombed := aliasBomb(file, data, &root); bombed {
+		return nil, Problems{p}
+	}
 	node := root.Content[0]
 	if node.Kind != yaml.MappingNode {
 		return nil, Problems{{File: file, Line: node.Line, Column: node.Column, Message: "a fault is an object with match and one action (respond, latency, close, expireToken, holdLock, job, fillBucket, maintenance or webhook)"}}
@@ -48,8 +51,15 @@ func ParseFault(data []byte) (*Fault, error) {
 		{Kind: yaml.ScalarNode, Tag: "!!str", Value: "name"}, {Kind: yaml.ScalarNode, Tag: "!!str", Value: "runtime fault"},
 		{Kind: yaml.ScalarNode, Tag: "!!str", Value: "faults"}, {Kind: yaml.SequenceNode, Content: []*yaml.Node{node}},
 	}}
-	loc := &locator{}
+	loc := &locator{budget: MaxValues}
 	value := loc.toValue(doc, "")
+	if loc.budget < 0 {
+		return nil, Problems{expansionProblem(file, &root)}
+	}
+	if loc.deep != nil {
+		return nil, Problems{{File: file, Line: loc.deep.Line, Column: loc.deep.Column,
+			Message: fmt.Sprintf("values nest deeper than %d levels here; a fault needs far fewer", MaxDepth)}}
+	}
 	if ps := validateSchema(file, value, loc); len(ps) > 0 {
 		return nil, relabel(ps).sorted()
 	}

@@ -27,6 +27,8 @@ func TestParseFault(t *testing.T) {
 		{"no action", `{"match": {"nth": 1}}`, "does nothing: give one action", ""},
 		{"two actions", `{"close": true, "respond": {"status": 500}}`, "has 2 actions (respond, close)", ""},
 		{"add-on on a webhook fault", `{"match": {"addon": "a"}, "webhook": {"fault": "duplicate"}}`, "match.addon: a webhook fault matches deliveries", ""},
+		{"nested too deep", `{"close": true, "description": ` + strings.Repeat("[", MaxDepth+5) + strings.Repeat("]", MaxDepth+5) + `}`, "nest deeper than", ""},
+		{"alias bomb", "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\nclose: true\n", "beyond its own size", ""},
 		{"too large", `{"description": "` + strings.Repeat("x", MaxFaultBody) + `", "close": true}`, "at most 64 KiB", ""},
 	}
 	for _, c := range cases {
