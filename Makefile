@@ -28,10 +28,20 @@ test:
 	$(GO) test -race -count=1 ./...
 	$(MAKE) --no-print-directory fuzz
 
+# Go 1.26's fuzz coordinator can fail a target with a bare "context deadline
+# exceeded" at the -fuzztime boundary on a loaded machine (golang/go#75804,
+# fixed in Go 1.27): no input failed and nothing is written to testdata/fuzz.
+# Such a run is repeated once; any other failure, or a second one, fails.
 fuzz:
 	@for t in $(FUZZ); do pkg=$${t%%:*}; name=$${t##*:}; \
-	  echo "fuzz $$name ($$pkg, $(FUZZTIME))"; \
-	  $(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; done
+	  for try in 1 2; do \
+	    echo "fuzz $$name ($$pkg, $(FUZZTIME))"; \
+	    out=$$($(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) $$pkg 2>&1); rc=$$?; echo "$$out"; \
+	    [ $$rc -eq 0 ] && break; \
+	    if [ $$try -eq 1 ] && echo "$$out" | grep -q 'context deadline exceeded' && \
+	       ! echo "$$out" | grep -qE 'Failing input written|panic:|_test\.go:[0-9]+:'; then \
+	      echo "fuzz $$name: deadline race of the Go fuzz coordinator (golang/go#75804), no failing input; running it again"; continue; fi; \
+	    exit 1; done; done
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/sandbox ./cmd/sandbox
