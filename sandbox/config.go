@@ -40,6 +40,10 @@ type Config struct {
 	// ScenarioName names it in messages (the file path).
 	Scenario     []byte
 	ScenarioName string
+	// ChaosRate is the share of the add-on's API calls that get a platform
+	// fault (`--chaos`, 0 for none); ChaosSeed seeds the draw (0: Seed).
+	ChaosRate float64
+	ChaosSeed uint64
 	// Version is the build's version (main.version, stamped by the linker); "dev" when unknown.
 	Version string
 }

@@ -21,6 +21,7 @@ func newTestCmd() *cobra.Command {
 		vars  []string
 		logs  bool
 		count int
+		chaos chaosFlags // --chaos, --seed (chaos.go)
 	)
 	cmd := &cobra.Command{
 		Use:   "test FILE|DIR...",
@@ -64,6 +65,10 @@ an add-on passes every time (a race that fails one run in ten shows up).`,
 				return usageError(cmd, "--count %d: give 1 or more runs per scenario", count)
 			}
 			opts := runner.Options{Vars: given, Version: buildVersion()}
+			if opts.ChaosRate, opts.ChaosSeed, err = chaos.parse(); err != nil {
+				return usageError(cmd, "%v", err)
+			}
+			printChaos(cmd.OutOrStdout(), opts.ChaosRate, opts.ChaosSeed)
 			if exe, err := os.Executable(); err == nil {
 				opts.Program = exe
 			}
@@ -114,6 +119,7 @@ an add-on passes every time (a race that fails one run in ten shows up).`,
 	f.StringVar(&junit, "junit", "", "write JUnit XML to this file"+envHelp("junit"))
 	f.StringArrayVar(&vars, "var", nil, "NAME=VALUE for ${NAME} in the scenarios' add-on command, url, dir and env (repeatable)")
 	f.BoolVar(&logs, "sandbox-log", false, "show the sandboxes' warnings and errors on stderr")
+	chaos.add(f)
 	f.IntVar(&count, "count", 1, "run each scenario this many times, each on a fresh sandbox"+envHelp("count"))
 	return cmd
 }

@@ -26,6 +26,17 @@ func scenarioModule(d *Deps) (*Module, error) {
 		deps.ArmJob = func(eshop int, mode string) { d.Jobs.Arm(jobs.Fault{Eshop: eshop, Mode: mode}) }
 	}
 	e := scenario.NewEngine(deps, sc)
+	if d.Config.ChaosRate != 0 {
+		seed := d.Config.ChaosSeed
+		if seed == 0 {
+			seed = d.Config.Seed
+		}
+		ch, err := scenario.NewChaos(d.Config.ChaosRate, seed)
+		if err != nil {
+			return nil, err
+		}
+		e.SetChaos(ch)
+	}
 	if d.Webhooks != nil {
 		d.Webhooks.Faults = func(a webhooks.AttemptInfo) webhooks.AttemptFault {
 			act := e.WebhookFault(a.Eshop, a.Event, "delivery "+strconv.Itoa(a.Notification))

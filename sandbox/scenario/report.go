@@ -102,6 +102,10 @@ type Report struct {
 	waits    map[string][]wait        // identity (or identity+URL for 423) -> Retry-After answers
 	expired  map[string]*expiredState // tokens answered expired-token
 	pages    map[string]*pageState
+	// Chaos bookkeeping (see observeChaosLocked): injected and recovered
+	// per fault name, and the faults a later success would settle.
+	chaosInjected, chaosRecovered map[string]int
+	chaosOpen                     map[string][]string
 }
 
 // wait is an answer that asked the client to wait until a moment.
@@ -147,6 +151,7 @@ func (rp *Report) Clear() {
 	defer rp.mu.Unlock()
 	rp.findings, rp.dropped = nil, 0
 	rp.failed, rp.waits, rp.expired, rp.pages = map[string]answerMark{}, map[string][]wait{}, map[string]*expiredState{}, map[string]*pageState{}
+	rp.chaosInjected, rp.chaosRecovered, rp.chaosOpen = map[string]int{}, map[string]int{}, map[string][]string{}
 }
 
 // Findings returns a copy of the findings in the order they were made.
@@ -186,6 +191,9 @@ func (rp *Report) trimLocked() {
 	}
 	if len(rp.pages) > MaxTracked {
 		rp.pages = map[string]*pageState{}
+	}
+	if len(rp.chaosOpen) > MaxTracked {
+		rp.chaosOpen = map[string][]string{}
 	}
 }
 
@@ -260,6 +268,10 @@ func (rp *Report) Observe(c *bus.Call) {
 		f := base
 		f.Rule, f.Message = rule, fmt.Sprintf(format, args...)
 		rp.addLocked(f)
+	}
+
+	if isAPI {
+		rp.observeChaosLocked(c.Eshop, c.Method, c.Operation, c.Fault, c.Status, base.TokenKind)
 	}
 
 	if isAPI && c.ReqHeader.Get("Content-Type") == "" {

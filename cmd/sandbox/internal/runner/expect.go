@@ -298,18 +298,18 @@ func (r *run) askedWait(refusal *bus.Call, until time.Time) string {
 }
 
 // findings reads the contract report.
-func (r *run) findings() []scenario.Finding {
-	status, raw, err := r.control(http.MethodGet, scenario.ReportPath, nil)
-	if err != nil || status != http.StatusOK {
-		return nil
-	}
+func (r *run) findings() []scenario.Finding { return r.report().Findings }
+
+// report reads the contract report (empty when it cannot be read).
+func (r *run) report() scenario.ReportView {
 	var env struct {
 		Data scenario.ReportView `json:"data"`
 	}
-	if json.Unmarshal(raw, &env) != nil {
-		return nil
+	status, raw, err := r.control(http.MethodGet, scenario.ReportPath, nil)
+	if err != nil || status != http.StatusOK || json.Unmarshal(raw, &env) != nil {
+		return scenario.ReportView{}
 	}
-	return env.Data.Findings
+	return env.Data
 }
 
 func describeFindings(fs []scenario.Finding) []string {

@@ -45,6 +45,10 @@ type Options struct {
 	Program string
 	// Version is the build's version, passed to each scenario's sandbox.
 	Version string
+	// ChaosRate is the share of the add-on's API calls that get a platform
+	// fault (0: none); ChaosSeed seeds it (0: the scenario's seed).
+	ChaosRate float64
+	ChaosSeed uint64
 }
 
 // DefaultStart is where a frozen clock starts when the scenario names no
@@ -68,6 +72,8 @@ type Result struct {
 	Setup    string             `json:"setup,omitempty"`
 	Steps    []StepResult       `json:"steps"`
 	Findings []scenario.Finding `json:"findings"`
+	// Chaos tells how the add-on coped with the faults chaos injected.
+	Chaos []scenario.ChaosCoping `json:"chaos,omitempty"`
 	// AddonOutput is the end of the add-on process's output, shown when
 	// something failed.
 	AddonOutput string `json:"addonOutput,omitempty"`
@@ -157,7 +163,8 @@ func Run(ctx context.Context, sc *scenario.Scenario, opts Options) *Result {
 		}
 		res.Steps = append(res.Steps, sr)
 	}
-	res.Findings = r.findings()
+	rep := r.report()
+	res.Findings, res.Chaos = rep.Findings, rep.Chaos
 	if sc.Strict {
 		res.Steps = append(res.Steps, r.strictStep(len(sc.Steps), res.Findings))
 	}
@@ -243,6 +250,7 @@ func (r *run) config() (sandbox.Config, error) {
 	if cfg.Seed == 0 {
 		cfg.Seed = 1
 	}
+	cfg.ChaosRate, cfg.ChaosSeed = r.opts.ChaosRate, r.opts.ChaosSeed
 	lim := sc.Limits.Apply(sandbox.DefaultLimits())
 	cfg.Limits = &lim
 	switch {
