@@ -25,13 +25,16 @@ const InfoCollection = "eshop"
 
 // Meta is the sandbox's summary of one e-shop.
 type Meta struct {
-	ID               int      `json:"eshopId"`
-	Name             string   `json:"name"`
-	DefaultLanguage  string   `json:"defaultLanguage"`
-	Languages        []string `json:"languages"`
-	ForeignLanguages bool     `json:"foreignLanguages"` // the module that makes language effective
-	Currencies       []string `json:"currencies"`
-	DefaultCurrency  string   `json:"defaultCurrency"`
+	ID              int      `json:"eshopId"`
+	Name            string   `json:"name"`
+	DefaultLanguage string   `json:"defaultLanguage"`
+	Languages       []string `json:"languages"`
+	// Modules are the names of the e-shop's active modules (GET /api/eshop
+	// activeModules): the endpoints that need one answer 403 without it,
+	// and language is effective only with ModuleForeignLanguages.
+	Modules         []string `json:"modules"`
+	Currencies      []string `json:"currencies"`
+	DefaultCurrency string   `json:"defaultCurrency"`
 }
 
 // Site knows the sandbox's public addresses.
@@ -102,7 +105,7 @@ func (m *Meta) Language(param string) (string, error) {
 		return "", sandbox.Errorf(sandbox.KindInvalid, sandbox.CodeInvalidParameter, "language",
 			"Language %q is not a language of this e-shop; it has %s.", param, strings.Join(m.Languages, ", "))
 	}
-	if param == m.DefaultLanguage || !m.ForeignLanguages {
+	if param == m.DefaultLanguage || !m.ForeignLanguages() {
 		return "", nil
 	}
 	return param, nil
