@@ -53,7 +53,7 @@ func (s Site) EshopURL(id int) string { return s.BaseURL + EshopPath(id) }
 func Get(tx *store.Tx, id int) (*Meta, error) {
 	raw, err := tx.Get(store.Global, Collection, strconv.Itoa(id))
 	if errors.Is(err, sandbox.ErrNotFound) {
-		return nil, sandbox.NotFound(strconv.Itoa(id), "E-shop %d does not exist.", id)
+		return nil, notFound(id)
 	}
 	if err != nil {
 		return nil, err
@@ -62,7 +62,22 @@ func Get(tx *store.Tx, id int) (*Meta, error) {
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return nil, fmt.Errorf("e-shop %d metadata: %w", id, err)
 	}
+	if m.Modules == nil { // a data file seeded before the summary kept modules
+		active, err := Modules(tx, id)
+		if err != nil {
+			return nil, err
+		}
+		m.Modules = []string{}
+		for _, a := range active {
+			m.Modules = append(m.Modules, a.Name)
+		}
+	}
 	return &m, nil
+}
+
+// notFound is the 404 of an e-shop id that does not exist.
+func notFound(id int) error {
+	return sandbox.NotFound(strconv.Itoa(id), "E-shop %d does not exist.", id)
 }
 
 // Put stores an e-shop's metadata.

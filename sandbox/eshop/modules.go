@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
@@ -110,8 +111,8 @@ func (g *Gate) RequireModule(id int, module, operation string) error {
 
 // Modules returns the e-shop's active modules as GET /api/eshop lists them.
 func Modules(tx *store.Tx, id int) ([]ActiveModule, error) {
-	if _, err := Get(tx, id); err != nil {
-		return nil, err
+	if !tx.Exists(store.Global, Collection, strconv.Itoa(id)) {
+		return nil, notFound(id)
 	}
 	info, err := infoDoc(tx, id)
 	if err != nil {
