@@ -17,12 +17,21 @@ type Authenticator interface {
 	Identify(token string, private bool) auth.Identity
 }
 
+// ModuleGate refuses a call whose e-shop lacks the module its endpoint
+// needs (sandbox/eshop implements it): nil, or the 403 to answer.
+type ModuleGate interface {
+	RequireModule(eshop int, module, operation string) error
+}
+
 // Options configure a Server.
 type Options struct {
 	Headers sandbox.Headers
 	IDs     *sandbox.IDs
 	Log     *slog.Logger
 	Auth    Authenticator
+	// Modules checks the e-shop's modules for routes that need one; nil
+	// lets every call through.
+	Modules ModuleGate
 	// Decorators wrap the pipeline at their stages (traffic recorder,
 	// limits, scripted faults); at one stage, earlier ones wrap later ones.
 	Decorators []Decorator
@@ -47,13 +56,14 @@ type Options struct {
 //	StageAdmit decorators               (connection counts, rate bucket, maintenance)
 //	read the body                       (MaxBodyBytes, BodyTimeout)
 //	StageProcess decorators             (write lock, deprecation headers, scripted faults)
-//	endpoint                            (content type, token and rights, handler, envelope)
+//	endpoint                            (content type, token, rights and modules, handler, envelope)
 type Server struct {
 	match       *matcher
 	headers     sandbox.Headers
 	ids         *sandbox.IDs
 	log         *slog.Logger
 	auth        Authenticator
+	modules     ModuleGate
 	hosts       *Hosts
 	bodyTimeout time.Duration
 	chain       http.Handler
@@ -80,7 +90,7 @@ func NewServer(opts Options) *Server {
 	if opts.BodyTimeout <= 0 {
 		opts.BodyTimeout = DefaultBodyTimeout
 	}
-	s := &Server{match: newMatcher(), headers: opts.Headers, ids: opts.IDs, log: opts.Log, auth: opts.Auth,
+	s := &Server{match: newMatcher(), headers: opts.Headers, ids: opts.IDs, log: opts.Log, auth: opts.Auth, modules: opts.Modules,
 		hosts: opts.Hosts, bodyTimeout: opts.BodyTimeout, routes: map[string]*Route{}, requestSchema: opts.RequestSchema}
 	s.chain = s.pipeline(opts.Decorators)
 	return s

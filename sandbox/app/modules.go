@@ -36,7 +36,8 @@ var modules = []ModuleFunc{
 			return nil, err
 		}
 		return &Module{Name: "surface", Handlers: s.Handlers(), Part: s.Part, Aliases: put, Start: s.Start, AfterReset: s.Backfill,
-			Control: []api.Route{openapi.Route(func() string { return d.Site.BaseURL }, d.Headers, s.Status)}}, nil
+			Control: []api.Route{openapi.Route(func() string { return d.Site.BaseURL },
+				openapi.Options{Headers: d.Headers, Status: s.Status, Module: func(op string) string { m, _ := d.Catalogue.ModuleOf(op); return m }})}}, nil
 	},
 	func(d *Deps) (*Module, error) {
 		return &Module{Name: "system", Handlers: d.Catalogue.Handlers()}, nil

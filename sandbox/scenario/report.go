@@ -17,6 +17,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/addons"
 	"github.com/eshop-sandbox/sandbox/sandbox/bus"
+	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/limits"
 )
 
@@ -321,7 +322,7 @@ func (rp *Report) Observe(c *bus.Call) {
 		}
 	}
 
-	if c.Status == http.StatusForbidden && rp.async != nil && rp.async(c.Operation) && errCode != sandbox.CodeNoRights {
+	if c.Status == http.StatusForbidden && rp.async != nil && rp.async(c.Operation) && errCode != sandbox.CodeNoRights && errCode != eshop.CodeModuleNotEnabled {
 		add(RuleAsyncNoJobHook, "%s %s is asynchronous and was called without a registered job:finished webhook; register it first.", c.Method, c.Path)
 	}
 
