@@ -68,7 +68,11 @@ func prepareParameter(c *Ctx, k *Coll, rec, orig map[string]any, create bool) er
 				m["description"] = m["name"]
 			}
 			if str(m["valueIndex"]) == "" {
-				m["valueIndex"] = products.Slug(str(m["name"]) + str(m["description"]))
+				label := str(m["name"])
+				if label == "" {
+					label = str(m["description"])
+				}
+				m["valueIndex"] = products.Slug(label)
 			}
 			if m["priority"] == nil {
 				m["priority"] = json.Number(strconv.Itoa(i + 1))

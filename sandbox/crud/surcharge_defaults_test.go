@@ -1,6 +1,7 @@
 package crud_test
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/eshop-sandbox/sandbox/sandbox/products"
@@ -74,5 +75,21 @@ func TestSurchargeCreateRules(t *testing.T) {
 	}
 	if after := e.must(t, 200, "GET", base, nil).Get("data.paginator.totalCount").Int(); after != before+1 {
 		t.Fatalf("%d parameters after one create, %d before: a refused create was stored", after, before)
+	}
+}
+
+// TestSurchargeValueIndexFromItsName: a value created inline without a
+// valueIndex gets the slug of its name (or of its description when it
+// has no name), not of the two joined.
+func TestSurchargeValueIndexFromItsName(t *testing.T) {
+	e := start(t)
+	created := e.must(t, 201, "POST", "/api/products/surcharge-parameters", map[string]any{"data": map[string]any{
+		"name": "Wrapping", "values": []any{map[string]any{"name": "Gift box"}, map[string]any{"description": "Plain paper"}},
+	}}).Get("data.surchargeParameter")
+	read := e.must(t, 200, "GET", "/api/products/surcharge-parameters/"+created.Get("code").String(), nil)
+	for i, want := range []string{"gift-box", "plain-paper"} {
+		if got := read.Get("data.surchargeParameter.values." + strconv.Itoa(i) + ".valueIndex").String(); got != want {
+			t.Errorf("value %d: valueIndex %q, want %q (%s)", i, got, want, read.Get("data.surchargeParameter.values").Raw)
+		}
 	}
 }
