@@ -97,6 +97,9 @@ var patches = []patch{
 	// --- Order creation request ("data" of POST /api/orders).
 	{"/$defs/OrderCreate/properties/billingMethodCode", enum(billingMethodIDs), srcOrder + " (billingMethodCode 1..4)"},
 	{"/$defs/OrderCreate/properties/email", format("email"), srcOrder + " (email: format e-mail)"},
+	// The order header change (PATCH /api/orders/{code}/head) sends the
+	// same e-mail and is checked as creation checks it.
+	{"/endpoints/UpdateOrderHead" + dataProps + "email", format("email"), srcOrder + " (email: format e-mail; the header change checks what creation checks)"},
 	{"/$defs/OrderCreate.Items.Item", required("itemType", "vatRate"), srcItem + " (itemType, vatRate required)"},
 	{"/$defs/OrderCreate.Items.Item/properties/vatRate", pattern(`^[0-9]+\.[0-9]{2}$`), srcItem + " (vatRate: decimal with 2 places)"},
 	{"/$defs/OrderCreate.Items.Item/properties/priceRatio", pattern(`^[0-9]+\.[0-9]{4}$`), srcItem + " (priceRatio: decimal with 4 places)"},
