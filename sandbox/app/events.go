@@ -40,7 +40,11 @@ func webhooksModule(d *Deps) (*Module, error) {
 	}
 	d.Bus.Hook(disp.Hook)
 	d.Webhooks = disp
-	svc := &webhooks.Service{Store: d.Store, IDs: d.IDs, Catalogue: webhooks.NewCatalogue(cat.Events), Dispatcher: disp, Egress: d.Egress}
+	events := webhooks.NewCatalogue(cat.Events)
+	if err := events.CheckAliases(); err != nil {
+		return nil, err
+	}
+	svc := &webhooks.Service{Store: d.Store, IDs: d.IDs, Catalogue: events, Dispatcher: disp, Egress: d.Egress}
 	return &Module{Name: "webhooks", Handlers: svc.Handlers(), Control: svc.Routes(),
 		Start:      func(context.Context) error { return disp.Start() },
 		Stop:       disp.Stop,

@@ -2,12 +2,10 @@ package orders
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/changelog"
-	"github.com/eshop-sandbox/sandbox/sandbox/crud"
 	"github.com/eshop-sandbox/sandbox/sandbox/orders/rules"
 )
 
@@ -133,67 +131,6 @@ func (s *Service) bulkStatus(r *api.Request) (any, error) {
 		return nil, err
 	}
 	return &api.Result{Status: 200, Data: nil, Errors: skipped}, nil
-}
-
-// updateHead serves PATCH /api/orders/{code}/head: addresses and contact
-// fields, merged field by field. A canceled order's head is frozen: 422
-// (the spec says the header modification answers 422 in some cases).
-func (s *Service) updateHead(r *api.Request) (any, error) {
-	body, err := r.Body()
-	if err != nil {
-		return nil, err
-	}
-	data := Data(body)
-	return s.modify(r, func(sh *Shop, o map[string]any) (any, error) {
-		if sh.OrderCanceled(o) {
-			return nil, sandbox.Unprocessable("order-canceled", r.Var("code"), "Order %s is canceled; its head can no longer be changed.", r.Var("code"))
-		}
-		mode := sh.StreetMode()
-		for _, k := range []struct {
-			name string
-			keys []string
-		}{{"billingAddress", billingAddressKeys}, {"deliveryAddress", addressKeys}} {
-			in, ok := data[k.name].(map[string]any)
-			if !ok {
-				continue
-			}
-			cur, _ := o[k.name].(map[string]any)
-			if cur == nil {
-				cur = shape(nil, k.keys)
-			}
-			merged := crud.Clone(cur).(map[string]any)
-			for key, v := range in {
-				merged[key] = v
-			}
-			if _, sentStreet := in["street"]; sentStreet {
-				rules.NormalizeStreet(merged, mode)
-			}
-			o[k.name] = shape(merged, k.keys)
-		}
-		for _, key := range []string{"email", "phone", "birthDate", "addressesEqual"} {
-			if v, ok := data[key]; ok {
-				o[key] = v
-			}
-		}
-		if v, ok := data["customerGuid"]; ok {
-			g := strings.TrimSpace(str(v))
-			if g != "" && !sh.Tx.Exists(sh.ID, CustomersCollection, g) {
-				return nil, sandbox.Invalid("data.customerGuid", "Field data.customerGuid: customer %s does not exist in this e-shop.", g)
-			}
-			o["customerGuid"] = nullIfEmpty(g)
-		}
-		if v := strings.TrimSpace(str(data["creationTime"])); v != "" {
-			t, err := sandbox.ParseTime(v)
-			if err != nil {
-				return nil, sandbox.Invalid("data.creationTime", "Field data.creationTime must be a date-time like 2025-01-31T12:00:00+0100.")
-			}
-			o["creationTime"] = sandbox.FormatTime(t)
-		}
-		if err := sh.Touch(o); err != nil {
-			return nil, err
-		}
-		return orderData(sh, o)
-	})
 }
 
 // updateNotes serves PATCH /api/orders/{code}/notes.
