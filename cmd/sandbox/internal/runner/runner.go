@@ -45,6 +45,9 @@ type Options struct {
 	Program string
 	// Version is the build's version, passed to each scenario's sandbox.
 	Version string
+	// PaymentStatusWithin is the contract report's time between a payment
+	// result and its status call (0: sandbox.DefaultPaymentStatusWithin).
+	PaymentStatusWithin time.Duration
 }
 
 // DefaultStart is where a frozen clock starts when the scenario names no
@@ -239,7 +242,8 @@ func (r *run) start() error {
 // config builds the sandbox configuration of the scenario.
 func (r *run) config() (sandbox.Config, error) {
 	sc := r.sc
-	cfg := sandbox.Config{Addr: "127.0.0.1:0", Headless: true, Seed: sc.Seed, Scenario: sc.Source, ScenarioName: sc.File, Version: r.opts.Version}
+	cfg := sandbox.Config{Addr: "127.0.0.1:0", Headless: true, Seed: sc.Seed, Scenario: sc.Source, ScenarioName: sc.File, Version: r.opts.Version,
+		PaymentStatusWithin: r.opts.PaymentStatusWithin}
 	if cfg.Seed == 0 {
 		cfg.Seed = 1
 	}
