@@ -66,8 +66,8 @@ func TestReportPaymentSteps(t *testing.T) {
 	}
 
 	clock.Advance(29 * time.Second)
-	if v := e.report(t); !v.Clean {
-		t.Fatalf("findings before the time passed: %+v", v.Findings)
+	if v := e.report(t); !v.Clean || v.PaymentStatusWithin != "30s" {
+		t.Fatalf("before the time passed: %+v", v)
 	}
 	clock.Advance(2 * time.Second)
 	v := e.report(t)

@@ -116,13 +116,13 @@ func (s *Service) updatePaymentStatus(r *api.Request) (any, error) {
 		if st, ok := sh.Statuses.Find(statusID); ok {
 			ps.StatusName = st.Name
 		}
-		// A result for a canceled order, or a second payment of a paid one,
-		// is the inconsistency the add-on escalates (spec: step 5): no
-		// status call is due, the e-shop owner decides.
+		// A result for a canceled or an already paid order is the
+		// inconsistency the add-on escalates (spec: step 5): no status
+		// call is due, the e-shop owner decides.
 		switch {
 		case sh.OrderCanceled(o):
 			_, err = sh.AddHistory(o, orders.HistoryPayment, "Payment "+pc.Code+" reported "+result+" for a canceled order; to be escalated to the e-shop owner.", true)
-		case o["paid"] == true && result == rules.ResultPaid:
+		case o["paid"] == true:
 			_, err = sh.AddHistory(o, orders.HistoryPayment, "Payment "+pc.Code+" reported "+result+" for an order that was already paid; to be escalated to the e-shop owner.", true)
 		default:
 			cur, _ := o["status"].(map[string]any)

@@ -25,12 +25,16 @@ type ReportView struct {
 	Findings []Finding      `json:"findings"`
 	Dropped  int            `json:"dropped"` // oldest findings left out (more than MaxFindings)
 	Rules    []Rule         `json:"rules"`
+	// PaymentStatusWithin is the time the payment rules allow between a
+	// payment result and its status call (sandbox clock), e.g. "1m0s".
+	PaymentStatusWithin string `json:"paymentStatusWithin"`
 }
 
 // View renders the report.
 func (rp *Report) View() ReportView {
 	fs := rp.Findings()
-	v := ReportView{Clean: len(fs) == 0, Counts: map[string]int{}, Findings: fs, Rules: Rules, Dropped: rp.Dropped()}
+	v := ReportView{Clean: len(fs) == 0, Counts: map[string]int{}, Findings: fs, Rules: Rules, Dropped: rp.Dropped(),
+		PaymentStatusWithin: rp.PaymentWithin().String()}
 	if v.Findings == nil {
 		v.Findings = []Finding{}
 	}
