@@ -34,6 +34,7 @@ func newUpCmd() *cobra.Command {
 	var publicURL string                             // --public-url
 	var bodyTimeout, idleTimeout time.Duration       // --body-timeout, --idle-timeout
 	var chaos chaosFlags                             // --chaos, --seed (chaos.go)
+	var paymentWithin time.Duration                  // --payment-status-within
 	cmd := &cobra.Command{
 		Use:   "up",
 		Short: "Serve the sandbox API",
@@ -72,6 +73,10 @@ file is closed).`,
 			if bodyTimeout <= 0 || idleTimeout <= 0 {
 				return fail(cmd, "--body-timeout and --idle-timeout must be above 0")
 			}
+			if paymentWithin <= 0 {
+				return fail(cmd, "--payment-status-within must be above 0")
+			}
+			cfg.PaymentStatusWithin = paymentWithin
 			if webhookAttempts < 1 || webhookBackoff <= 0 || webhookTimeout <= 0 {
 				return fail(cmd, "--webhook-attempts must be at least 1 and --webhook-backoff, --webhook-timeout above 0")
 			}
@@ -162,6 +167,7 @@ file is closed).`,
 	f.IntVar(&webhookAttempts, "webhook-attempts", sandbox.DefaultWebhookAttempts, "attempts per webhook notification, the first included"+envHelp("webhook-attempts"))
 	f.DurationVar(&webhookBackoff, "webhook-backoff", sandbox.DefaultWebhookBackoff, "delay before the first webhook retry; doubles after each failure (sandbox clock)"+envHelp("webhook-backoff"))
 	f.DurationVar(&webhookTimeout, "webhook-timeout", sandbox.DefaultWebhookTimeout, "how long one webhook attempt waits for the receiver"+envHelp("webhook-timeout"))
+	f.DurationVar(&paymentWithin, "payment-status-within", sandbox.DefaultPaymentStatusWithin, "contract report: how long (sandbox clock) an add-on has, after storing a payment result, to set the matching order status, and after marking an order paid online, to store the paid result"+envHelp("payment-status-within"))
 	mustComplete(cmd, "sync", completeWords("always", "every-second", "never"))
 	mustComplete(cmd, "limits", completeWords("on", "off"))
 	mustComplete(cmd, "log-level", completeWords("debug", "info", "warn", "error"))

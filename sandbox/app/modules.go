@@ -52,6 +52,7 @@ var modules = []ModuleFunc{
 	},
 	func(d *Deps) (*Module, error) { // orders, documents, stock, e-mail outbox and the payment-gateway flow with the buyer's pages
 		o := orders.New(d.Store, d.Site, d.IDs, d.Schemas)
+		o.Bus = d.Bus // payment-flow steps for the contract report
 		p := payments.New(o)
 		h := o.Handlers()
 		maps.Copy(h, p.Handlers())

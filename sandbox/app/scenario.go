@@ -58,6 +58,7 @@ func scenarioModule(d *Deps) (*Module, error) {
 	}
 	rp := scenario.NewReport(d.Headers, func(op string) bool { return async[op] })
 	rp.SkipPaging(func(op string) bool { return unpaged[op] })
+	rp.WatchPayments(d.Clock.Now, d.Config.PaymentStatusWithin)
 	d.Bus.Hook(rp.Hook)
 	return &Module{Name: "scenario", Decorators: []api.Decorator{e.Decorator()}, Control: scenario.Routes(e, rp),
 		AfterReset: func() error { e.Reset(); return nil }}, nil

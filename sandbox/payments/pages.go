@@ -80,7 +80,8 @@ func (s *Service) confirmedPage(r *api.Request) (any, error) {
 		st, _ := o["status"].(map[string]any)
 		page = storefront.Render(sh.Tx, sh.ID, storefront.ConfirmedPage(storefront.Confirmed{
 			EshopName: sh.Meta.Name, OrderCode: str(o["code"]), Total: str(price["toPay"]) + " " + str(price["currencyCode"]),
-			Status: str(st["name"]), Paid: o["paid"] == true, Canceled: sh.OrderCanceled(o), GatewayURL: gw, Notice: notice}))
+			Status: str(st["name"]), Paid: o["paid"] == true, Canceled: sh.OrderCanceled(o), PaymentReceived: orders.HasPaidResult(o),
+			GatewayURL: gw, Notice: notice}))
 		return nil
 	})
 	if err != nil {
@@ -117,7 +118,8 @@ func (s *Service) payLink(r *api.Request) (any, error) {
 }
 
 // thankYouPage serves the return address: a page that reflects the
-// payment's status (and the order's paid flag).
+// payment's status and whether the order is marked paid yet; another try
+// is offered only while the order still waits for a payment.
 func (s *Service) thankYouPage(r *api.Request) (any, error) {
 	var page []byte
 	err := s.Orders.View(atoi(r.Var("eshopId")), func(sh *orders.Shop) error {

@@ -28,12 +28,16 @@ type ReportView struct {
 	// Chaos tells how the add-on coped with the faults --chaos injected
 	// (absent without chaos).
 	Chaos []ChaosCoping `json:"chaos,omitempty"`
+	// PaymentStatusWithin is the time the payment rules allow between a
+	// payment result and its status call (sandbox clock), e.g. "1m0s".
+	PaymentStatusWithin string `json:"paymentStatusWithin"`
 }
 
 // View renders the report.
 func (rp *Report) View() ReportView {
 	fs := rp.Findings()
-	v := ReportView{Clean: len(fs) == 0, Counts: map[string]int{}, Findings: fs, Rules: Rules, Dropped: rp.Dropped()}
+	v := ReportView{Clean: len(fs) == 0, Counts: map[string]int{}, Findings: fs, Rules: Rules, Dropped: rp.Dropped(),
+		PaymentStatusWithin: rp.PaymentWithin().String()}
 	if v.Findings == nil {
 		v.Findings = []Finding{}
 	}

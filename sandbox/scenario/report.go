@@ -31,6 +31,9 @@ const (
 	RulePagedOnChanged    = "paged-on-changed-total"
 	RuleAsyncNoJobHook    = "async-without-job-finished"
 	RuleInstallEarly      = "install-answered-before-exchange"
+	// The payment rules (report_payments.go).
+	RulePaymentWithoutStatus = "payment-result-without-status"
+	RulePaidWithoutPayment   = "paid-status-without-payment-result"
 )
 
 // Rule describes one rule of the report, with the spec's words.
@@ -49,6 +52,8 @@ var Rules = []Rule{
 	{RulePagedOnChanged, "Fetched the next page after it had a page whose totalCount differed from the page before (spec, Paging rule 1: items may be skipped or repeated)."},
 	{RuleAsyncNoJobHook, "Called an asynchronous endpoint without registering the job:finished webhook first (spec, Events rule 1)."},
 	{RuleInstallEarly, "Answered the install request with 200 before exchanging the code for the OAuth token (spec, Authentication step 2)."},
+	{RulePaymentWithoutStatus, "Stored a payment result (PATCH /api/payment-status/{paymentCode}) and did not set the order to the status the e-shop maps that result to (PATCH /orders/{code}/status) within the allowed time (spec, payment flow step 6: both calls; only the status call changes the order)."},
+	{RulePaidWithoutPayment, "Marked an order paid online (a status with markAsPaid, or paid true, through a status call) without storing the payment result paid for it within the allowed time (spec, payment flow step 6)."},
 }
 
 // RuleNames are the names of Rules, for validation.
@@ -107,6 +112,7 @@ type Report struct {
 	// per fault name, and the faults a later success would settle.
 	chaosInjected, chaosRecovered map[string]int
 	chaosOpen                     map[string][]string
+	pay                           payments // the payment rules (report_payments.go)
 }
 
 // wait is an answer that asked the client to wait until a moment.
@@ -136,7 +142,7 @@ type pageState struct {
 // NewReport returns an empty report. async reports whether an operation
 // is asynchronous (nil: none is).
 func NewReport(h sandbox.Headers, async func(string) bool) *Report {
-	rp := &Report{headers: h, async: async}
+	rp := &Report{headers: h, async: async, pay: payments{now: time.Now, within: sandbox.DefaultPaymentStatusWithin}}
 	rp.Clear()
 	return rp
 }
@@ -153,12 +159,15 @@ func (rp *Report) Clear() {
 	rp.findings, rp.dropped = nil, 0
 	rp.failed, rp.waits, rp.expired, rp.pages = map[string]answerMark{}, map[string][]wait{}, map[string]*expiredState{}, map[string]*pageState{}
 	rp.chaosInjected, rp.chaosRecovered, rp.chaosOpen = map[string]int{}, map[string]int{}, map[string][]string{}
+	rp.pay.clear()
 }
 
-// Findings returns a copy of the findings in the order they were made.
+// Findings returns a copy of the findings in the order they were made;
+// payment steps whose partner call is overdue by now are among them.
 func (rp *Report) Findings() []Finding {
 	rp.mu.Lock()
 	defer rp.mu.Unlock()
+	rp.expirePaymentsLocked(rp.pay.now())
 	return append([]Finding(nil), rp.findings...)
 }
 
@@ -196,10 +205,13 @@ func (rp *Report) trimLocked() {
 	if len(rp.chaosOpen) > MaxTracked {
 		rp.chaosOpen = map[string][]string{}
 	}
+	if len(rp.pay.results)+len(rp.pay.paid) > MaxTracked {
+		rp.pay.clear()
+	}
 }
 
-// Hook is a bus consumer: it feeds calls and install reports to the
-// report. It does a little bookkeeping under a lock and never blocks.
+// Hook is a bus consumer: it feeds calls, install reports and
+// payment-flow steps to the report. It does a little bookkeeping under a lock and never blocks.
 func (rp *Report) Hook(m bus.Message) {
 	switch m.Topic {
 	case bus.TopicCall:
@@ -212,6 +224,13 @@ func (rp *Report) Hook(m bus.Message) {
 	case addons.TopicInstall:
 		if rec, ok := m.Data.(*addons.Record); ok {
 			rp.ObserveInstall(rec)
+		}
+	case bus.TopicPayment:
+		switch ps := m.Data.(type) {
+		case *bus.PaymentStep:
+			rp.ObservePayment(ps)
+		case bus.PaymentStep:
+			rp.ObservePayment(&ps)
 		}
 	}
 }

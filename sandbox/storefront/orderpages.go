@@ -18,6 +18,9 @@ type Confirmed struct {
 	Status    string // the order status name
 	Paid      bool
 	Canceled  bool
+	// PaymentReceived: a gateway reported the order paid and the e-shop
+	// has not marked it paid yet (the add-on's status call is due).
+	PaymentReceived bool
 	// GatewayURL is the payment gateway address with the placeholders
 	// filled in; set when the order waits for an online payment.
 	GatewayURL string
@@ -34,6 +37,7 @@ var confirmedBody = template.Must(template.New("body").Parse(`<main id="order-co
 <p>{{.EshopName}} has received your order. Total: <strong id="order-total">{{.Total}}</strong>. Status: <span id="order-status">{{.Status}}</span>.</p>
 {{if .Paid}}<p id="payment-state" data-status="paid">This order is paid.</p>
 {{else if .Canceled}}<p id="payment-state" data-status="canceled">This order is canceled; it cannot be paid.</p>
+{{else if .PaymentReceived}}<p id="payment-state" data-status="received">Your payment was received; {{.EshopName}} is confirming the order.</p>
 {{else if .GatewayURL}}<p id="payment-state" data-status="pending">Pay online now: <a id="pay-online" class="button" href="{{.GatewayURL}}">Pay online</a></p>
 <p id="redirect-note">You will be taken to the payment gateway automatically in <span id="countdown">{{.Seconds}}</span> seconds.</p>
 <script>(function(){var n={{.Seconds}},e=document.getElementById("countdown");var t=setInterval(function(){n--;if(n<0){clearInterval(t);return}e.textContent=n},1000)})();</script>
@@ -62,9 +66,16 @@ type ThankYou struct {
 	RetryURL      string // where to try paying again, when the payment did not go through
 }
 
+// The thank-you page follows the payment's status (spec: payment flow
+// step 8). The order's paid flag follows only from the add-on's status
+// call, so a paid payment of an order not marked paid yet says so.
 var thankYouBody = template.Must(template.New("body").Parse(`<main id="thank-you" data-order="{{.OrderCode}}">
 {{if .Paid}}<h1>Thank you for your payment</h1>
 <p id="payment-status" data-status="paid">The payment for order {{.OrderCode}} was received. {{.EshopName}} will take care of the rest.</p>
+<p id="order-paid" data-paid="true">The order is paid.</p>
+{{else if eq .PaymentStatus "paid"}}<h1>Thank you for your payment</h1>
+<p id="payment-status" data-status="paid">The payment for order {{.OrderCode}} was received.</p>
+<p id="order-paid" data-paid="false">{{.EshopName}} is confirming the order; it is not marked paid yet.</p>
 {{else if eq .PaymentStatus "pending" ""}}<h1>Thank you</h1>
 <p id="payment-status" data-status="pending">We are waiting for the payment gateway to confirm the payment for order {{.OrderCode}}.</p>
 {{else}}<h1>The payment did not go through</h1>

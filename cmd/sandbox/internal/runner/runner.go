@@ -49,6 +49,9 @@ type Options struct {
 	// fault (0: none); ChaosSeed seeds it (0: the scenario's seed).
 	ChaosRate float64
 	ChaosSeed uint64
+	// PaymentStatusWithin is the contract report's time between a payment
+	// result and its status call (0: sandbox.DefaultPaymentStatusWithin).
+	PaymentStatusWithin time.Duration
 }
 
 // DefaultStart is where a frozen clock starts when the scenario names no
@@ -246,7 +249,8 @@ func (r *run) start() error {
 // config builds the sandbox configuration of the scenario.
 func (r *run) config() (sandbox.Config, error) {
 	sc := r.sc
-	cfg := sandbox.Config{Addr: "127.0.0.1:0", Headless: true, Seed: sc.Seed, Scenario: sc.Source, ScenarioName: sc.File, Version: r.opts.Version}
+	cfg := sandbox.Config{Addr: "127.0.0.1:0", Headless: true, Seed: sc.Seed, Scenario: sc.Source, ScenarioName: sc.File, Version: r.opts.Version,
+		PaymentStatusWithin: r.opts.PaymentStatusWithin}
 	if cfg.Seed == 0 {
 		cfg.Seed = 1
 	}
