@@ -428,10 +428,10 @@ func TestLatency(t *testing.T) {
 	if r.lastMark() != "slow" || r.faultCount("slow") != 1 {
 		t.Fatalf("latency not marked")
 	}
-	began = time.Now()
-	r.do("GET", "/api/products", tokAddon)
-	if took := time.Since(began); took > 140*time.Millisecond {
-		t.Fatalf("an unmatched call took %v", took)
+	// An unmatched call is not delayed: the fault neither counts nor marks it
+	// (no timing bound, which a loaded machine would break).
+	if a := r.do("GET", "/api/products", tokAddon); a.status != 200 || r.faultCount("slow") != 1 || r.lastMark() == "slow" {
+		t.Fatalf("an unmatched call was delayed: %d, %d hits, mark %q", a.status, r.faultCount("slow"), r.lastMark())
 	}
 }
 
