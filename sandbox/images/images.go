@@ -167,13 +167,11 @@ func find(tx *store.Tx, eshopID int, name string, match func(*picture) bool) (*p
 	return found, err
 }
 
-// serveURL serves GET {eshop_url}/user/{folder}/{cut}/{name}: the image
-// of that name in the cut whose urlPath this is, or a redirect to it from
-// its seoName.
-func (s *Service) serveURL(r *api.Request) (any, error) {
+// lookup finds, in one transaction, the cut of the request's e-shop at
+// dir (its cdnPath when cdn, else its urlPath) and the image pick finds
+// for it: a 404 naming what is missing when either is not there.
+func (s *Service) lookup(r *api.Request, dir string, cdn bool, pick func(tx *store.Tx, id int, cut *Cut) (*picture, error)) (int, *Cut, *picture, error) {
 	id, _ := strconv.Atoi(r.Var("eshopId"))
-	dir := "/user/" + r.Var("folder") + "/" + r.Var("cut") + "/"
-	name := r.Var("name")
 	var cut *Cut
 	var pic *picture
 	err := s.Store.View(func(tx *store.Tx) error {
@@ -181,16 +179,28 @@ func (s *Service) serveURL(r *api.Request) (any, error) {
 		if err != nil {
 			return err
 		}
-		if cut = cutAt(cuts, dir, false); cut == nil {
-			return noCut(id, dir)
+		if cut = cutAt(cuts, dir, cdn); cut == nil {
+			return sandbox.NotFound(strings.Trim(dir, "/"), "E-shop %d has no image cut at {eshop_url}%s. GET /api/eshop?include=imageCuts gives each cut's urlPath and cdnPath.", id, dir)
 		}
-		if pic, err = find(tx, id, name, func(p *picture) bool { return p.Name == name }); err != nil || pic != nil {
-			return err
+		pic, err = pick(tx, id, cut)
+		return err
+	})
+	return id, cut, pic, err
+}
+
+// serveURL serves GET {eshop_url}/user/{folder}/{cut}/{name}: the image
+// of that name in the cut whose urlPath this is, or a redirect to it from
+// its seoName.
+func (s *Service) serveURL(r *api.Request) (any, error) {
+	dir := "/user/" + r.Var("folder") + "/" + r.Var("cut") + "/"
+	name := r.Var("name")
+	id, cut, pic, err := s.lookup(r, dir, false, func(tx *store.Tx, id int, _ *Cut) (*picture, error) {
+		for _, field := range []func(*picture) string{func(p *picture) string { return p.Name }, func(p *picture) string { return p.SeoName }} {
+			if pic, err := find(tx, id, name, func(p *picture) bool { return field(p) == name }); err != nil || pic != nil {
+				return pic, err
+			}
 		}
-		if pic, err = find(tx, id, name, func(p *picture) bool { return p.SeoName == name }); err != nil || pic != nil {
-			return err
-		}
-		return sandbox.NotFound(name, "E-shop %d has no product image named %q. After a cut's urlPath goes an image's name or seoName (GET /api/products/{guid}?include=images).", id, name)
+		return nil, sandbox.NotFound(name, "E-shop %d has no product image named %q. After a cut's urlPath goes an image's name or seoName (GET /api/products/{guid}?include=images).", id, name)
 	})
 	if err != nil {
 		return nil, err
@@ -205,26 +215,15 @@ func (s *Service) serveURL(r *api.Request) (any, error) {
 // serveCDN serves GET {eshop_url}/cdn/{cut}/{name}?{signature}: the image
 // whose signed name for that cut this is.
 func (s *Service) serveCDN(r *api.Request) (any, error) {
-	id, _ := strconv.Atoi(r.Var("eshopId"))
-	dir := "/cdn/" + r.Var("cut") + "/"
 	name := r.Var("name")
 	signed := name + "?" + r.URL.RawQuery
-	var cut *Cut
-	var pic *picture
-	err := s.Store.View(func(tx *store.Tx) error {
-		cuts, err := cutsOf(tx, id)
-		if err != nil {
-			return err
-		}
-		if cut = cutAt(cuts, dir, true); cut == nil {
-			return noCut(id, dir)
-		}
+	_, cut, pic, err := s.lookup(r, "/cdn/"+r.Var("cut")+"/", true, func(tx *store.Tx, id int, cut *Cut) (*picture, error) {
 		if r.URL.RawQuery != "" {
-			if pic, err = find(tx, id, name, func(p *picture) bool { return p.signedFor(cut.Name, signed) }); err != nil || pic != nil {
-				return err
+			if pic, err := find(tx, id, name, func(p *picture) bool { return p.signedFor(cut.Name, signed) }); err != nil || pic != nil {
+				return pic, err
 			}
 		}
-		return sandbox.NotFound(name, "E-shop %d has no product image signed %q for the %s cut. After a cut's cdnPath goes the image's signed name for that cut: cdnName for big, the signedCdnNames entry of the cut's type for any cut (GET /api/products/{guid}?include=images).", id, signed, cut.Name)
+		return nil, sandbox.NotFound(name, "E-shop %d has no product image signed %q for the %s cut. After a cut's cdnPath goes the image's signed name for that cut: cdnName for big, the signedCdnNames entry of the cut's type for any cut (GET /api/products/{guid}?include=images).", id, signed, cut.Name)
 	})
 	if err != nil {
 		return nil, err
@@ -232,10 +231,6 @@ func (s *Service) serveCDN(r *api.Request) (any, error) {
 	// cdnPath: cached, for frontend display; a signed name changes with
 	// the image, so the answer never goes stale.
 	return serve(pic.Name, cut, "public, max-age=31536000, immutable")
-}
-
-func noCut(eshopID int, dir string) error {
-	return sandbox.NotFound(strings.Trim(dir, "/"), "E-shop %d has no image cut at {eshop_url}%s. GET /api/eshop?include=imageCuts gives each cut's urlPath and cdnPath.", eshopID, dir)
 }
 
 // serve answers the generated picture of an image in a cut.
