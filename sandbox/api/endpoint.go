@@ -63,6 +63,9 @@ func (s *Server) writeResult(w http.ResponseWriter, r *http.Request, out any) {
 		if v.ContentType != "" {
 			w.Header().Set("Content-Type", v.ContentType)
 		}
+		for k, vs := range v.Header {
+			w.Header()[k] = vs
+		}
 		w.WriteHeader(status)
 		_, _ = w.Write(v.Body)
 	case *Result:

@@ -44,11 +44,16 @@ type Options struct {
 	// BodyTimeout bounds how long a request body may take to arrive once
 	// its headers have; 0 means DefaultBodyTimeout.
 	BodyTimeout time.Duration
+	// Clock dates every answer (the Date header), so that Date and the
+	// Retry-After of a full rate bucket come from one clock and their
+	// difference is the wait, however far the sandbox clock was moved.
+	// nil leaves Date to net/http (the wall clock).
+	Clock *sandbox.Clock
 }
 
 // Server is the HTTP side of the sandbox: one pipeline every request takes.
 //
-//	request id, header size, recover
+//	request id, Date (sandbox clock), header size, recover
 //	resolve: route (operation, path variables, area) and token headers -> Call in the context
 //	host check                          (Hosts)
 //	StageObserve decorators             (traffic recorder)
@@ -66,6 +71,7 @@ type Server struct {
 	modules     ModuleGate
 	hosts       *Hosts
 	bodyTimeout time.Duration
+	clock       *sandbox.Clock
 	chain       http.Handler
 	steps       []Step
 	routes      map[string]*Route
@@ -91,7 +97,7 @@ func NewServer(opts Options) *Server {
 		opts.BodyTimeout = DefaultBodyTimeout
 	}
 	s := &Server{match: newMatcher(), headers: opts.Headers, ids: opts.IDs, log: opts.Log, auth: opts.Auth, modules: opts.Modules,
-		hosts: opts.Hosts, bodyTimeout: opts.BodyTimeout, routes: map[string]*Route{}, requestSchema: opts.RequestSchema}
+		hosts: opts.Hosts, bodyTimeout: opts.BodyTimeout, clock: opts.Clock, routes: map[string]*Route{}, requestSchema: opts.RequestSchema}
 	s.chain = s.pipeline(opts.Decorators)
 	return s
 }
@@ -101,6 +107,9 @@ func NewServer(opts Options) *Server {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c := &Call{RequestID: s.ids.UUID(), srv: s}
 	SetExact(w.Header(), "X-Request-ID", c.RequestID)
+	if s.clock != nil {
+		w.Header()["Date"] = []string{s.clock.Now().UTC().Format(http.TimeFormat)}
+	}
 	r = WithCall(r, c)
 	defer s.recoverPanic(w, r)
 	if n := headerBytes(r); n > MaxHeaderBytes {

@@ -160,6 +160,7 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 		Decorators:    decorators,
 		Hosts:         hosts,
 		BodyTimeout:   cfg.BodyTimeout,
+		Clock:         clock,
 	})
 	if err := own.check(reg); err != nil {
 		return nil, err

@@ -45,7 +45,7 @@ var modules = []ModuleFunc{
 	func(d *Deps) (*Module, error) {
 		return &Module{Name: "eshop", Handlers: eshop.Handlers(d.Store, d.Site)}, nil
 	},
-	clockModule, inboxModule, webhooksModule, jobsModule, filesModule, templatesModule, // events.go
+	clockModule, inboxModule, webhooksModule, jobsModule, filesModule, imagesModule, templatesModule, // events.go
 	func(d *Deps) (*Module, error) { // add-ons: OAuth server at {eshop_url}, install handshake, life cycle
 		s := addons.New(addons.Deps{Store: d.Store, Site: d.Site, IDs: d.IDs, Bus: d.Bus, Resolve: d.Catalogue.Resolve, Operations: d.Catalogue.Operations, Log: d.Log, Egress: d.Egress})
 		return &Module{Name: "addons", Control: s.ControlRoutes(), Eshop: s.EshopRoutes(), Stop: s.Stop}, nil

@@ -45,7 +45,7 @@ type Rule struct {
 // Rules lists the report's rules in a stable order.
 var Rules = []Rule{
 	{RuleRetriedUnchanged, "Sent a request again unchanged (same token, method, URL and body) after it had the 400 or 422 answer to it (spec, Errors: never retry unchanged); once per failed request."},
-	{RuleIgnoredRetryAfter, "Called before the Retry-After date of a 429 or 503 answer to the same token (the same IP without one), or of a 423 answer to the same method and URL, after it had that answer; once per call."},
+	{RuleIgnoredRetryAfter, "Called before the Retry-After date of a 429 answer (a full bucket, the only answer with one) to the same token (the same IP without one), after it had that answer; once per call."},
 	{RuleTooManyConns, "Had more calls open at once than the limit (3 per token, 50 per IP) and was refused with 429 too-many-connections (a scripted 429 does not count)."},
 	{RuleNoContentType, "Sent an API request without the Content-Type header (spec, Versioning rule 2: required)."},
 	{RuleExpiredTokenAgain, "Used an API token again after it had a 401 expired-token answer for it (spec: request a new one); once per token."},
