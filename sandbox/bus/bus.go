@@ -26,9 +26,9 @@ const (
 	// resumed from a data file) and waits for its first attempt; Data is a
 	// Delivery without an answer, Attempt the one it waits for.
 	TopicQueued = "delivery.queued"
-	TopicJob      = "job"      // a job changed state
-	TopicFault    = "fault"    // a scripted fault was applied
-	TopicClock    = "clock"    // the sandbox clock was moved
+	TopicJob    = "job"   // a job changed state
+	TopicFault  = "fault" // a scripted fault was applied
+	TopicClock  = "clock" // the sandbox clock was moved
 )
 
 // Message is one item on the bus.
