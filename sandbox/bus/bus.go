@@ -22,13 +22,14 @@ const (
 	TopicEvent    = "event"    // a domain event; Event is set
 	TopicCall     = "call"     // an API call finished; Data is the traffic record
 	TopicDelivery = "delivery" // a webhook delivery attempt; Data is the attempt
+	TopicJob      = "job"      // a job changed state
+	TopicFault    = "fault"    // a scripted fault was applied
+	TopicClock    = "clock"    // the sandbox clock was moved
+
 	// TopicQueued: a webhook notification was queued (new, replayed, or
-	// resumed from a data file) and waits for its first attempt; Data is a
+	// resumed from a data file) and waits for its attempt; Data is a
 	// Delivery without an answer, Attempt the one it waits for.
 	TopicQueued = "delivery.queued"
-	TopicJob    = "job"   // a job changed state
-	TopicFault  = "fault" // a scripted fault was applied
-	TopicClock  = "clock" // the sandbox clock was moved
 )
 
 // Message is one item on the bus.
