@@ -109,6 +109,9 @@ func (u *upUI) show(ctx context.Context, cmd *cobra.Command, a *app.App, stopped
 		return in
 	}
 	o := tui.Options{Source: tui.NewBusSource(a.Bus, info, 4096), Control: tui.NewHTTPControl(a.BaseURL()), History: a.Config.TrafficHistory}
+	if a.Config.DataFile == "" || a.Config.DataFile == ":memory:" {
+		o.ConfirmQuit = quitQuestion
+	}
 	err := tui.Run(uiCtx, o, nil, cmd.OutOrStdout())
 	u.held.release()
 	if err != nil { // no UI after all: keep serving, headless
@@ -130,6 +133,11 @@ func (u *upUI) show(ctx context.Context, cmd *cobra.Command, a *app.App, stopped
 	cancel() // the user quit: shut down like after Ctrl-C
 	return done, fwd
 }
+
+// quitQuestion is what q asks in `sandbox up` when the store is in
+// memory: quitting stops the server and its data is gone (with --data it
+// is kept, and `sandbox tui` only detaches, so neither asks).
+const quitQuestion = "Stop the sandbox? Its in-memory data will be lost. y: quit, other key: stay"
 
 // heldLogsMax bounds the log lines kept while the UI shows.
 const heldLogsMax = 256 << 10
