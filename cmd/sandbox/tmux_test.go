@@ -70,7 +70,9 @@ func testUpInTmux(t *testing.T, tmux, bin string) {
 	term.run("resize-window", "-t", "main", "-x", "120", "-y", "40")
 	term.waitUntil(func(s string) bool { return sideBySide(s, "Call · request id") }, "the detail beside the list at 120x40")
 	term.run("resize-window", "-t", "main", "-x", "80", "-y", "24")
-	term.waitUntil(func(s string) bool { return !sideBySide(s, "Call · request id") && strings.Contains(s, "/api/nowhere") },
+	term.waitUntil(func(s string) bool {
+		return !sideBySide(s, "Call · request id") && strings.Contains(s, "/api/nowhere")
+	},
 		"the detail under the list again at 80x24")
 	term.keys("Enter") // the detail pane takes the keys
 	screen = term.waitFor("▶ Call · request id "+sent[2], "the detail pane of the last call")
