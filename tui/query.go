@@ -65,25 +65,25 @@ func (q query) matchString(s string) bool {
 // match applies the query to b: every positive term is found in it and
 // no negated one is.
 func (q query) match(b []byte) bool {
-	if q.empty() {
-		return true
-	}
 	var lower []byte
 	for _, t := range q.terms {
-		var found bool
-		if t.re != nil {
-			found = t.re.Match(b)
-		} else {
-			if lower == nil {
-				lower = bytes.ToLower(b)
-			}
-			found = bytes.Contains(lower, t.lit)
-		}
-		if found == t.neg {
+		if t.found(b, &lower) == t.neg {
 			return false
 		}
 	}
 	return true
+}
+
+// found reports whether the term's text or expression occurs in b,
+// ignoring the negation; lower caches b in lower case across terms.
+func (t term) found(b []byte, lower *[]byte) bool {
+	if t.re != nil {
+		return t.re.Match(b)
+	}
+	if *lower == nil {
+		*lower = bytes.ToLower(b)
+	}
+	return bytes.Contains(*lower, t.lit)
 }
 
 // matchAny applies the query to several texts as one: a negated term
@@ -103,19 +103,7 @@ func (q query) lineMatches(lines []string) []int {
 		b := []byte(l)
 		var lower []byte
 		for _, t := range q.terms {
-			if t.neg {
-				continue
-			}
-			var found bool
-			if t.re != nil {
-				found = t.re.Match(b)
-			} else {
-				if lower == nil {
-					lower = bytes.ToLower(b)
-				}
-				found = bytes.Contains(lower, t.lit)
-			}
-			if found {
+			if !t.neg && t.found(b, &lower) {
 				out = append(out, i)
 				break
 			}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -124,9 +125,7 @@ func (m *Model) sortCalls(rows []callRow) {
 	o := m.sorts[tabCalls]
 	if o.col == 0 {
 		if o.desc {
-			for i, j := 0, len(rows)-1; i < j; i, j = i+1, j-1 {
-				rows[i], rows[j] = rows[j], rows[i]
-			}
+			slices.Reverse(rows)
 		}
 		return
 	}
@@ -145,9 +144,7 @@ func (m *Model) sortViewRows(t tab, rows []viewRow) {
 	o := m.sorts[t]
 	if o.col == 0 {
 		if o.desc {
-			for i, j := 0, len(rows)-1; i < j; i, j = i+1, j-1 {
-				rows[i], rows[j] = rows[j], rows[i]
-			}
+			slices.Reverse(rows)
 		}
 		return
 	}
@@ -175,3 +172,4 @@ func cellAt(r viewRow, i int) string {
 	}
 	return ""
 }
+

@@ -264,7 +264,8 @@ func columnWidths(cols []column, w int) []int {
 	return out
 }
 
-// viewSubject is the selected row of a view.
+// selectedViewRow is the selected row of the view on screen (nil on a
+// live tab or an empty view).
 func (m *Model) selectedViewRow() *viewRow {
 	if m.tab.live() {
 		return nil
