@@ -172,4 +172,3 @@ func cellAt(r viewRow, i int) string {
 	}
 	return ""
 }
-
