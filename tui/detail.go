@@ -27,14 +27,27 @@ type subject struct {
 
 // selectedSubject is the selected row of the tab on screen.
 func (m *Model) selectedSubject() subject {
+	var rows rowsNow
 	switch m.tab {
 	case tabCalls:
-		rows := m.callRows()
+		rows.calls = m.callRows()
+	case tabWebhooks:
+		rows.hooks = m.hookRows()
+	}
+	return m.subjectOf(rows)
+}
+
+// subjectOf is the selected row of the tab on screen, from its rows
+// computed for this frame.
+func (m *Model) subjectOf(now rowsNow) subject {
+	switch m.tab {
+	case tabCalls:
+		rows := now.calls
 		if i := m.callCur.place(callSeqs(rows)); i >= 0 {
 			return subject{key: "c" + strconv.FormatInt(rows[i].seq, 10), call: rows[i].c}
 		}
 	case tabWebhooks:
-		rows := m.hookRows()
+		rows := now.hooks
 		if i := m.hookCur.place(hookSeqs(rows)); i >= 0 {
 			r := rows[i]
 			return subject{key: "h" + strconv.FormatInt(r.seq, 10), hook: r.d, queued: r.queued}

@@ -91,18 +91,18 @@ func attemptText(d *bus.Delivery) string {
 // call applies everything but the body search (cached by the model).
 func (f filter) call(c *bus.Call) bool {
 	return f.class.match(c.Status) && (f.eshop == 0 || c.Eshop == f.eshop) && (f.method == "" || c.Method == f.method) &&
-		f.text.matchString(callText(c))
+		(f.text.empty() || f.text.matchString(callText(c)))
 }
 
 // attempt applies everything but the body search.
 func (f filter) attempt(d *bus.Delivery) bool {
 	return f.class.match(d.Status) && (f.eshop == 0 || d.Eshop == f.eshop) && (f.method == "" || f.method == "POST") &&
-		f.text.matchString(attemptText(d))
+		(f.text.empty() || f.text.matchString(attemptText(d)))
 }
 
 // queued applies everything but the body search to a notification that
 // waits for its attempt: it has no status, so only "all" keeps it.
 func (f filter) queued(d *bus.Delivery) bool {
 	return f.class == classAll && (f.eshop == 0 || d.Eshop == f.eshop) && (f.method == "" || f.method == "POST") &&
-		f.text.matchString(attemptText(d))
+		(f.text.empty() || f.text.matchString(attemptText(d)))
 }

@@ -41,7 +41,7 @@ func (m *Model) listLines(rows rowsNow, w, h int) []string {
 // split view (table and the selection's detail, side by side on wide
 // terminals, stacked on others).
 func (m *Model) mainLines(rows rowsNow, h int) []string {
-	sel := m.selectedSubject()
+	sel := m.subjectOf(rows)
 	if !m.split || sel.key == "" { // nothing to detail: the table takes the room
 		return m.listLines(rows, m.width, h)
 	}
