@@ -29,8 +29,10 @@ func newTUICmd() *cobra.Command {
 		Short: "Watch a running sandbox's calls and webhooks live",
 		Long: `Attach the terminal UI to a sandbox that is already running (started with
 --headless, in CI, in another terminal or on another machine you can reach).
-It follows the sandbox's traffic stream (GET /_sandbox/traffic?follow=1) and
-acts through its control plane. Press ? for the keys.`,
+It follows the sandbox's traffic stream (GET /_sandbox/traffic?follow=1), reads
+the report, faults, outbox, jobs and installs views from its control plane and
+acts through it. Press ? for the keys; q detaches at once (the sandbox keeps
+running).`,
 		Example: `  sandbox tui                              # the sandbox sandbox up recorded (else http://127.0.0.1:8080)
   sandbox tui --url http://127.0.0.1:9000
   SANDBOX_URL=http://10.0.0.5:8080 sandbox tui`,
