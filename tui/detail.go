@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -22,6 +23,7 @@ type subject struct {
 	call   *bus.Call
 	hook   *bus.Delivery
 	queued bool
+	due    *time.Time // a queued webhook: not before then
 	row    *viewRow
 }
 
@@ -50,7 +52,7 @@ func (m *Model) subjectOf(now rowsNow) subject {
 		rows := now.hooks
 		if i := m.hookCur.place(hookSeqs(rows)); i >= 0 {
 			r := rows[i]
-			return subject{key: "h" + strconv.FormatInt(r.seq, 10), hook: r.d, queued: r.queued}
+			return subject{key: "h" + strconv.FormatInt(r.seq, 10), hook: r.d, queued: r.queued, due: r.due}
 		}
 	default:
 		if r := m.selectedViewRow(); r != nil {
@@ -75,7 +77,7 @@ func (m *Model) content(s subject) string {
 	case s.call != nil:
 		return m.callDetail(s.call)
 	case s.hook != nil:
-		return m.hookDetail(s.hook, s.queued)
+		return m.hookDetail(s.hook, s.queued, s.due)
 	case s.row != nil:
 		return s.row.detail
 	}
@@ -196,7 +198,7 @@ func (m *Model) callDetail(c *bus.Call) string {
 
 // hookDetail is everything recorded about one delivery attempt, or about
 // a notification queued for one.
-func (m *Model) hookDetail(d *bus.Delivery, queued bool) string {
+func (m *Model) hookDetail(d *bus.Delivery, queued bool, due *time.Time) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "POST %s\n", d.URL)
 	if queued {
@@ -213,8 +215,8 @@ func (m *Model) hookDetail(d *bus.Delivery, queued bool) string {
 		fmt.Fprintf(&b, "fault applied: %s\n", d.Fault)
 	}
 	switch {
-	case d.NextTry != nil && queued:
-		fmt.Fprintf(&b, "goes out at %s at the earliest (sandbox clock; earlier notifications to this receiver go first)\n", d.NextTry.Format("2006-01-02 15:04:05"))
+	case due != nil && queued:
+		fmt.Fprintf(&b, "goes out at %s at the earliest (sandbox clock; earlier notifications to this receiver go first)\n", due.Format("2006-01-02 15:04:05"))
 	case d.NextTry != nil && !d.Final:
 		fmt.Fprintf(&b, "next attempt at %s (sandbox clock; + advances it)\n", d.NextTry.Format("2006-01-02 15:04:05"))
 	}

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -16,8 +17,9 @@ import (
 type hookRow struct {
 	seq    int64
 	d      *bus.Delivery
-	retry  bool // not the first row of its notification
-	queued bool // no attempt made yet: waits in its receiver's queue
+	retry  bool       // not the first row of its notification
+	queued bool       // no attempt made yet: waits in its receiver's queue
+	due    *time.Time // a queued row: not before then (an earlier notification to its receiver waits for a retry)
 }
 
 // hookRows groups the retained attempts by delivery id (notifications in
@@ -43,6 +45,7 @@ func (m *Model) hookRows() []hookRow {
 		groups[g] = append(groups[g], a)
 	}
 	rows := make([]hookRow, 0, n)
+	blocked := map[string]time.Time{} // receiver URL -> when its queue moves next, from the notifications so far
 	for _, g := range groups {
 		tried := 0
 		for _, a := range g {
@@ -52,9 +55,17 @@ func (m *Model) hookRows() []hookRow {
 		}
 		kept := g[:0:0]
 		match := false
+		var due *time.Time
 		for _, a := range g {
 			if a.queued && a.d.Attempt <= tried {
 				continue
+			}
+			if a.queued && a.d.NextTry != nil {
+				t := *a.d.NextTry
+				if b, ok := blocked[a.d.URL]; ok && b.After(t) {
+					t = b
+				}
+				due = &t
 			}
 			kept = append(kept, a)
 			if a.queued {
@@ -62,6 +73,11 @@ func (m *Model) hookRows() []hookRow {
 			} else {
 				match = match || m.filter.attempt(a.d) && m.bodyMatch(a.seq, a.d.ReqBody, a.d.RespBody)
 			}
+		}
+		if last := g[len(g)-1].d; due != nil {
+			blocked[last.URL] = *due
+		} else if !last.Final && !last.Succeeded && last.NextTry != nil && !g[len(g)-1].queued {
+			blocked[last.URL] = *last.NextTry
 		}
 		if !match {
 			continue
@@ -73,7 +89,11 @@ func (m *Model) hookRows() []hookRow {
 			return !kept[i].queued && kept[j].queued
 		})
 		for i, a := range kept {
-			rows = append(rows, hookRow{seq: a.seq, d: a.d, retry: i > 0, queued: a.queued})
+			r := hookRow{seq: a.seq, d: a.d, retry: i > 0, queued: a.queued}
+			if a.queued {
+				r.due = due
+			}
+			rows = append(rows, r)
 		}
 	}
 	return rows
@@ -161,7 +181,10 @@ func (r hookRow) state() string {
 
 // next is when the notification's next attempt is due ("-" when none).
 func (r hookRow) next() string {
-	if r.d.NextTry == nil || (!r.queued && r.d.Final) {
+	switch {
+	case r.queued && r.due != nil:
+		return r.due.Format("15:04:05")
+	case r.d.NextTry == nil || r.d.Final:
 		return "-"
 	}
 	return r.d.NextTry.Format("15:04:05")
