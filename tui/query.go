@@ -10,7 +10,8 @@ import (
 // separated by spaces, every one must hold. A term is a case-insensitive
 // piece of text; "~" makes it a regular expression (case-insensitive
 // too, RE2 syntax, \s for a space); a leading "!" negates either. So
-// `orders !~^GET 4` keeps the non-GET calls about orders with a 4 in them.
+// `orders !~^GET !503` keeps the calls about orders that are not GETs
+// and do not mention 503.
 type query struct {
 	raw   string
 	terms []term
