@@ -26,8 +26,8 @@ func (t tab) String() string { return tabNames[t] }
 // view fetched from the control plane).
 func (t tab) live() bool { return t == tabCalls || t == tabWebhooks }
 
-// switchTab shows another tab; a control-plane view is fetched on the
-// way (see refreshView).
+// switchTab shows another tab, the list having the keys (the caller
+// fetches a control-plane view with refreshView).
 func (m *Model) switchTab(t tab) {
 	m.tab = t
 	m.focusDetail = false
