@@ -45,11 +45,21 @@ func (m *Model) onActionKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, m.keys.Replay):
 		d := m.currentHook()
 		if d == nil {
-			m.setFlash("select a webhook first (tab switches to webhooks)", true)
+			m.setFlash("select a webhook first (2 shows the webhooks)", true)
 			return nil
 		}
 		id := d.ID
-		return m.act("replayed delivery "+id, func(ctx context.Context, c Control) error { return c.ReplayDelivery(ctx, id) })
+		return m.act("replayed delivery "+id+": the copy is queued", func(ctx context.Context, c Control) error { return c.ReplayDelivery(ctx, id) })
+	case key.Matches(k, m.keys.NextMatch):
+		m.jumpMatch(1)
+	case key.Matches(k, m.keys.PrevMatch):
+		m.jumpMatch(-1)
+	case key.Matches(k, m.keys.Refresh):
+		if m.tab.live() {
+			m.setFlash("calls and webhooks are live; R reads the other views again", false)
+			return nil
+		}
+		return m.refreshView(true)
 	case key.Matches(k, m.keys.Emit):
 		return m.openPrompt(promptEmit, "emit event (e-shop event instance): ", m.emitDefault())
 	case key.Matches(k, m.keys.Clock):
@@ -66,7 +76,18 @@ func (m *Model) onActionKey(k tea.KeyMsg) tea.Cmd {
 func (m *Model) submit(v string) tea.Cmd {
 	switch m.prompt {
 	case promptFilter:
-		m.filter.text = v
+		m.filter.text = parseQuery(v)
+		if m.filter.text.bad != "" {
+			m.setFlash("not a regular expression, matched as text: "+m.filter.text.bad, true)
+		}
+	case promptSearch:
+		m.filter.body = parseQuery(v)
+		switch {
+		case m.filter.body.bad != "":
+			m.setFlash("not a regular expression, matched as text: "+m.filter.body.bad, true)
+		case !m.filter.body.empty():
+			m.setFlash("rows whose bodies match; n and N go from match to match in the detail", false)
+		}
 	case promptEmit:
 		f := strings.Fields(v)
 		id, err := 0, error(nil)
@@ -163,51 +184,23 @@ func (m *Model) copyCmd(s string) tea.Cmd {
 		m.setFlash("no clipboard; Y prints the command on exit instead", true)
 		return nil
 	}
-	return func() tea.Msg { return clipboardMsg{err: clip(s)} }
+	return func() tea.Msg {
+		where, err := clip(s)
+		return clipboardMsg{where: where, err: err}
+	}
 }
 
-// currentCall is the call the detail pane shows, or the selected one.
-func (m *Model) currentCall() *bus.Call {
-	if m.state == stateDetail || m.back == stateDetail && m.state == stateInput {
-		return m.detailCall
-	}
-	if m.tab != tabCalls {
-		return nil
-	}
-	return m.selectedCall()
-}
+// currentCall is the call the detail shows, or the selected one.
+func (m *Model) currentCall() *bus.Call { return m.detailSubject().call }
 
-// currentHook is the attempt the detail pane shows, or the selected one.
-func (m *Model) currentHook() *bus.Delivery {
-	if m.state == stateDetail || m.back == stateDetail && m.state == stateInput {
-		return m.detailHook
-	}
-	if m.tab != tabWebhooks {
-		return nil
-	}
-	return m.selectedHook()
-}
+// currentHook is the webhook the detail shows, or the selected one.
+func (m *Model) currentHook() *bus.Delivery { return m.detailSubject().hook }
 
+// selectedCall is the calls table's selected call (nil when empty).
 func (m *Model) selectedCall() *bus.Call {
 	rows := m.callRows()
-	seqs := make([]int64, len(rows))
-	for i, r := range rows {
-		seqs[i] = r.seq
-	}
-	if i := m.callCur.place(seqs); i >= 0 {
+	if i := m.callCur.place(callSeqs(rows)); i >= 0 {
 		return rows[i].c
-	}
-	return nil
-}
-
-func (m *Model) selectedHook() *bus.Delivery {
-	rows := m.hookRows()
-	seqs := make([]int64, len(rows))
-	for i, r := range rows {
-		seqs[i] = r.seq
-	}
-	if i := m.hookCur.place(seqs); i >= 0 {
-		return rows[i].d
 	}
 	return nil
 }

@@ -29,6 +29,10 @@ type Control interface {
 	SetMaintenance(ctx context.Context, on bool) (bool, error)
 	// Maintenance reports whether maintenance mode is on.
 	Maintenance(ctx context.Context) (bool, error)
+	// Read gets a control-plane view (GET path, a /_sandbox/ path) and
+	// decodes the envelope's data into out: the report, faults, outbox,
+	// jobs and installs views read through it.
+	Read(ctx context.Context, path string, out any) error
 }
 
 // HTTPControl is a Control over HTTP: the same calls a person would make
@@ -88,6 +92,11 @@ func (c *HTTPControl) Maintenance(ctx context.Context) (bool, error) {
 	}
 	err := c.do(ctx, http.MethodGet, "/_sandbox/maintenance", nil, &out)
 	return out.On, err
+}
+
+// Read implements Control: GET path.
+func (c *HTTPControl) Read(ctx context.Context, path string, out any) error {
+	return c.do(ctx, http.MethodGet, path, nil, out)
 }
 
 // do sends one control-plane call and decodes the envelope's data into

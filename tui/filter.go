@@ -39,23 +39,27 @@ func (c statusClass) match(status int) bool {
 // methods is the order the method filter cycles through ("" = all).
 var methods = []string{"", "GET", "POST", "PUT", "PATCH", "DELETE"}
 
-// filter narrows both lists.
+// filter narrows every list.
 type filter struct {
-	text   string // case-insensitive substring of the row's text
+	text   query // the row's own text: see callText, attemptText, viewRow.text
+	body   query // request and response bodies (a view row's detail)
 	class  statusClass
 	eshop  int    // 0: every e-shop
 	method string // "": every method (calls only)
 }
 
 func (f filter) active() bool {
-	return f.text != "" || f.class != classAll || f.eshop != 0 || f.method != ""
+	return !f.text.empty() || !f.body.empty() || f.class != classAll || f.eshop != 0 || f.method != ""
 }
 
 // String is the filter as the tab line shows it.
 func (f filter) String() string {
 	var parts []string
-	if f.text != "" {
-		parts = append(parts, strconv.Quote(f.text))
+	if !f.text.empty() {
+		parts = append(parts, strconv.Quote(f.text.raw))
+	}
+	if !f.body.empty() {
+		parts = append(parts, "body:"+strconv.Quote(f.body.raw))
 	}
 	if f.class != classAll {
 		parts = append(parts, "status:"+f.class.String())
@@ -69,25 +73,36 @@ func (f filter) String() string {
 	return strings.Join(parts, " ")
 }
 
-func (f filter) matchText(fields ...string) bool {
-	if f.text == "" {
-		return true
+// callText is what the text filter reads of a call: method and path
+// side by side (so ~^POST\s/api/orders works), then the rest.
+func callText(c *bus.Call) string {
+	shop := ""
+	if c.Eshop != 0 {
+		shop = strconv.Itoa(c.Eshop)
 	}
-	needle := strings.ToLower(f.text)
-	for _, s := range fields {
-		if strings.Contains(strings.ToLower(s), needle) {
-			return true
-		}
-	}
-	return false
+	return strings.Join([]string{c.Method + " " + c.Path, strconv.Itoa(c.Status), c.Operation, c.ID, c.TokenKind, c.Fault, shop}, " ")
 }
 
+// attemptText is what the text filter reads of a webhook attempt.
+func attemptText(d *bus.Delivery) string {
+	return strings.Join([]string{d.Event, d.Instance, d.URL, strconv.Itoa(d.Status), d.ID, d.Error, d.Fault, strconv.Itoa(d.Eshop)}, " ")
+}
+
+// call applies everything but the body search (cached by the model).
 func (f filter) call(c *bus.Call) bool {
 	return f.class.match(c.Status) && (f.eshop == 0 || c.Eshop == f.eshop) && (f.method == "" || c.Method == f.method) &&
-		f.matchText(c.Method, c.Path, c.Operation, strconv.Itoa(c.Status), c.ID, c.TokenKind, c.Fault)
+		(f.text.empty() || f.text.matchString(callText(c)))
 }
 
+// attempt applies everything but the body search.
 func (f filter) attempt(d *bus.Delivery) bool {
 	return f.class.match(d.Status) && (f.eshop == 0 || d.Eshop == f.eshop) && (f.method == "" || f.method == "POST") &&
-		f.matchText(d.Event, d.Instance, d.URL, strconv.Itoa(d.Status), d.ID, d.Error)
+		(f.text.empty() || f.text.matchString(attemptText(d)))
+}
+
+// queued applies everything but the body search to a notification that
+// waits for its attempt: it has no status, so only "all" keeps it.
+func (f filter) queued(d *bus.Delivery) bool {
+	return f.class == classAll && (f.eshop == 0 || d.Eshop == f.eshop) && (f.method == "" || f.method == "POST") &&
+		(f.text.empty() || f.text.matchString(attemptText(d)))
 }

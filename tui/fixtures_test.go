@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -12,7 +13,12 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
+	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/addons"
 	"github.com/eshop-sandbox/sandbox/sandbox/bus"
+	"github.com/eshop-sandbox/sandbox/sandbox/jobs"
+	"github.com/eshop-sandbox/sandbox/sandbox/orders"
+	"github.com/eshop-sandbox/sandbox/sandbox/scenario"
 	"github.com/eshop-sandbox/sandbox/sandbox/traffic"
 )
 
@@ -39,6 +45,8 @@ func (s *fakeSource) Close() error {
 type fakeControl struct {
 	mu    sync.Mutex
 	calls []string
+	reads []string
+	views map[string]any // GET answers by path (viewFixtures when nil)
 	fail  error
 	maint bool
 }
@@ -70,6 +78,88 @@ func (c *fakeControl) SetMaintenance(_ context.Context, on bool) (bool, error) {
 	return on, nil
 }
 func (c *fakeControl) Maintenance(context.Context) (bool, error) { return c.maint, nil }
+
+// Read answers the views from viewFixtures (or c.views when set), and
+// records the path.
+func (c *fakeControl) Read(_ context.Context, path string, out any) error {
+	c.mu.Lock()
+	c.reads = append(c.reads, path)
+	views := c.views
+	c.mu.Unlock()
+	if views == nil {
+		views = viewFixtures()
+	}
+	data, ok := views[path]
+	if !ok {
+		return fmt.Errorf("GET %s: 404 No endpoint GET %s", path, path)
+	}
+	raw, err := json.Marshal(data)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(raw, out)
+}
+
+func (c *fakeControl) readLog() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.reads...)
+}
+
+// viewFixtures are the control plane's answers for the views, built from
+// the server's own types: a report with findings, faults of every source,
+// e-mails, jobs in each state and two installs.
+func viewFixtures() map[string]any {
+	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
+	ts := func(s int) *string { v := sandbox.FormatTime(at(s)); return &v }
+	str := func(s string) *string { return &s }
+	findings := []scenario.Finding{
+		{Rule: scenario.RuleNoContentType, Message: "GET /api/orders was sent without Content-Type; send application/json on every request, GET and DELETE included.",
+			Time: at(3), RequestID: callID(3), Eshop: 1001, TokenKind: "private", Token: "sbx_prv_…1001", Method: "GET", Path: "/api/orders", Operation: "GetListOfOrders"},
+		{Rule: scenario.RuleRetriedUnchanged, Message: "PATCH /api/products/surcharge-parameters/gift-wrapping was sent again unchanged after it was answered 400 or 422; fix the request instead of retrying it.",
+			Time: at(14), RequestID: callID(14), Eshop: 1001, TokenKind: "private", Method: "PATCH", Path: "/api/products/surcharge-parameters/gift-wrapping", Operation: "UpdateSurchargeParameter"},
+		{Rule: scenario.RuleInstallEarly, Message: "Add-on example-addon: answered 200 before exchanging the code.", Time: at(20), Eshop: 1002},
+	}
+	counts := map[string]int{}
+	for _, r := range scenario.Rules {
+		counts[r.Name] = 0
+	}
+	for _, f := range findings {
+		counts[f.Rule]++
+	}
+	report := scenario.ReportView{Counts: counts, Findings: findings, Rules: scenario.Rules}
+	faults := map[string]any{"header": "Service-Sandbox-Fault", "scenario": "checkout-flaky", "faults": []scenario.FaultView{
+		{Name: "flaky-receiver", Kind: "webhook-status", Trigger: "auto", Source: scenario.SourceScenario, Description: "The receiver answers 500 once.", Matched: 3, Hits: 1,
+			Fault: map[string]any{"name": "flaky-receiver", "match": map[string]any{"event": "order:update"}, "webhook": map[string]any{"status": 500}, "times": 1}},
+		{ID: "f1", Name: "slow-orders", Kind: "delay", Trigger: "auto", Source: scenario.SourceRuntime, Matched: 9, Hits: 9,
+			Fault: map[string]any{"name": "slow-orders", "match": map[string]any{"path": "/api/orders"}, "delay": "2s"}},
+		{Name: "maintenance", Kind: "status", Trigger: "header", Source: scenario.SourceBuiltin, Builtin: true, Description: "503 with Retry-After, as during the service's maintenance."},
+	}}
+	outbox := map[string]any{"emails": []orders.Mail{
+		{ID: 1, EshopID: 1001, Kind: orders.MailConfirmation, To: "jana.novakova@example.com", Subject: "Trailvik Outdoor: order 2025000031 received",
+			Body: "Thank you for your order 2025000031. Total 1290.00 CZK.", OrderCode: "2025000031", Created: sandbox.FormatTime(at(30))},
+		{ID: 2, EshopID: 1001, Kind: orders.MailStatus, To: "jana.novakova@example.com", Subject: "Trailvik Outdoor: order 2025000031 is now Vyřizuje se",
+			Body: "The status of your order 2025000031 changed to Vyřizuje se.", OrderCode: "2025000031", Created: sandbox.FormatTime(at(42))},
+	}}
+	jobList := map[string]any{"jobs": []jobs.ControlItem{
+		{EshopID: 1001, Operation: "GetListOfAllProducts", View: jobs.View{JobID: "a1b2c3d4e5", Endpoint: "/api/products/snapshot", CreationTime: ts(5),
+			CompletionTime: ts(10), Duration: str("00:00:05"), Status: jobs.Completed, ResultURL: str("http://127.0.0.1:8080/files/jobs/a1b2c3d4e5.json.gz"), ValidUntil: ts(86410)}},
+		{EshopID: 1002, Operation: "GetListOfAllOrders", View: jobs.View{JobID: "f6e5d4c3b2", Endpoint: "/api/orders/snapshot", CreationTime: ts(40),
+			Status: jobs.Running}, NextDue: ts(45), Fault: jobs.FaultStall},
+		{EshopID: 1001, Operation: "BatchUpdateProducts", View: jobs.View{JobID: "0a9b8c7d6e", Endpoint: "/api/products/batch", CreationTime: ts(50),
+			CompletionTime: ts(55), Duration: str("00:00:05"), Status: jobs.Failed, Log: str("Export exploded.")}},
+	}}
+	installs := map[string]any{"installs": []addons.Record{
+		{ID: "inst-1", EshopID: 1001, Addon: "example-addon", InstallURL: "http://127.0.0.1:9300/install", Result: addons.Passed, Passed: true,
+			StartedAt: sandbox.FormatTime(at(2)), FinishedAt: sandbox.FormatTime(at(2)), Answer: &addons.Answer{Status: 200, DurationMs: 12},
+			Summary: "Installed: the add-on exchanged the code and answered 200.", AddonStatus: "installed", Problems: []string{}},
+		{ID: "inst-2", EshopID: 1002, Addon: "payments-demo", InstallURL: "http://127.0.0.1:9400/install", Result: addons.Failed,
+			StartedAt: sandbox.FormatTime(at(20)), FinishedAt: sandbox.FormatTime(at(21)), Answer: &addons.Answer{Status: 200, DurationMs: 40},
+			Summary: "Failed: answered 200 before exchanging the code.", AddonStatus: "not-installed",
+			Problems: []string{"The add-on answered 200 before it exchanged the code at the token URL."}},
+	}}
+	return map[string]any{scenario.ReportPath: report, scenario.FaultsPath: faults, "/_sandbox/outbox": outbox, jobs.ControlPath: jobList, "/_sandbox/installs": installs}
+}
 
 func (c *fakeControl) log() []string {
 	c.mu.Lock()
@@ -150,16 +240,34 @@ func busyEvents() []traffic.Event {
 		{ID: "dlv-0002", Attempt: 2, Eshop: 1001, Event: "order:update", Instance: "2025000001", URL: "http://127.0.0.1:9100/webhooks", Signature: "aa11bb22cc33dd44ee55ff6677889900aabbccdd", Status: 502},
 		{ID: "dlv-0002", Attempt: 3, Eshop: 1001, Event: "order:update", Instance: "2025000001", URL: "http://127.0.0.1:9100/webhooks", Signature: "aa11bb22cc33dd44ee55ff6677889900aabbccdd", Status: 200, Succeeded: true, Final: true},
 	}
+	body := func(d *bus.Delivery) []byte {
+		return []byte(fmt.Sprintf(`{"eshopId":%d,"event":%q,"eventCreated":"2025-06-01T10:00:30+0000","eventInstance":%q}`, d.Eshop, d.Event, d.Instance))
+	}
+	queue := func(d bus.Delivery, at time.Duration) {
+		d.Time, d.ReqBody, d.Status, d.Signature = t0.Add(at), body(&d), 0, ""
+		next := d.Time
+		d.NextTry = &next
+		seq++
+		evs = append(evs, traffic.Event{Seq: seq, Type: traffic.TypeQueued, Delivery: &d})
+	}
+	queue(*hooks[0], 29*time.Second) // queued, then sent: the queued row gives way
 	for i, d := range hooks {
 		d.Time = t0.Add(time.Duration(30+i*10) * time.Second)
 		d.Duration = time.Duration(2+i) * time.Millisecond
-		d.ReqBody = []byte(fmt.Sprintf(`{"eshopId":%d,"event":%q,"eventCreated":"2025-06-01T10:00:30+0000","eventInstance":%q}`, d.Eshop, d.Event, d.Instance))
+		d.ReqBody = body(d)
 		if d.Status != 0 {
 			d.RespBody = []byte("ok")
+		}
+		if !d.Final {
+			next := d.Time.Add(time.Duration(d.Attempt) * time.Minute)
+			d.NextTry = &next
 		}
 		seq++
 		evs = append(evs, traffic.Event{Seq: seq, Type: traffic.TypeDelivery, Delivery: d})
 	}
+	replay := *hooks[2] // a replay of the refused delivery: queued, not sent yet
+	replay.ID, replay.Attempt, replay.Error, replay.Final = "dlv-0004", 1, "", false
+	queue(replay, 90*time.Second)
 	return evs
 }
 
@@ -180,6 +288,6 @@ func items(info *traffic.Info, evs []traffic.Event) []Item {
 func newTestModel() (*Model, *fakeSource, *fakeControl) {
 	src, ctl := newFakeSource(), &fakeControl{}
 	m := New(Options{Source: src, Control: ctl, Now: func() time.Time { return t0 }, Renderer: plainRenderer(),
-		Clipboard: func(string) error { return nil }})
+		Clipboard: func(string) (string, error) { return "copied to the clipboard (test)", nil }})
 	return m, src, ctl
 }

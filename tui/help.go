@@ -6,7 +6,7 @@ import (
 )
 
 // helpLines lists every key binding, grouped, in two columns when the
-// terminal is wide enough.
+// terminal is wide enough; ↑ and ↓ scroll it when it is too long.
 func (m *Model) helpLines(h int) []string {
 	var blocks [][]string
 	for _, g := range m.keys.helpGroups() {
@@ -19,15 +19,20 @@ func (m *Model) helpLines(h int) []string {
 	}
 	var left, right []string
 	if m.width >= 100 {
-		left = append(append(left, blocks[0]...), blocks[1]...)
-		right = append(append(right, blocks[2]...), blocks[3]...)
+		for i, b := range blocks {
+			if i < 2 {
+				left = append(left, b...)
+			} else {
+				right = append(right, b...)
+			}
+		}
 	} else {
 		for _, b := range blocks {
 			left = append(left, b...)
 		}
 	}
 	colW := m.width / 2
-	lines := []string{m.st.Title.Render("Keys") + m.st.Dim.Render("  (? or esc closes)")}
+	var body []string
 	for i := 0; i < len(left) || i < len(right); i++ {
 		l, r := "", ""
 		if i < len(left) {
@@ -39,12 +44,16 @@ func (m *Model) helpLines(h int) []string {
 		if len(right) > 0 {
 			l = cell(l, colW)
 		}
-		lines = append(lines, strings.TrimRight(l+r, " "))
+		body = append(body, strings.TrimRight(l+r, " "))
 	}
-	if len(lines) > h {
-		lines = append(lines[:h-1], m.st.Dim.Render("… (enlarge the terminal to see every key)"))
+	room := h - 1
+	m.helpTop = max(0, min(m.helpTop, len(body)-room))
+	end := min(len(body), m.helpTop+room)
+	note := "  (? or esc closes)"
+	if m.helpTop > 0 || end < len(body) {
+		note = fmt.Sprintf("  (? or esc closes; ↑↓ scroll, %d-%d of %d)", m.helpTop+1, end, len(body))
 	}
-	return lines
+	return append([]string{m.st.Title.Render("Keys") + m.st.Dim.Render(note)}, body[m.helpTop:end]...)
 }
 
 // infoLines shows each e-shop's address, tokens and add-ons: what a

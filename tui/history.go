@@ -32,10 +32,12 @@ type callRow struct {
 	c   *bus.Call
 }
 
-// attemptRow is a webhook delivery attempt and its place in the feed.
+// attemptRow is a webhook delivery attempt, or a notification queued for
+// one (no answer yet), and its place in the feed.
 type attemptRow struct {
-	seq int64
-	d   *bus.Delivery
+	seq    int64
+	d      *bus.Delivery
+	queued bool
 }
 
 // history is what the UI remembers: the newest calls and attempts,
@@ -59,7 +61,7 @@ func (h *history) addCall(c *bus.Call) {
 	}
 }
 
-func (h *history) addAttempt(d *bus.Delivery) {
+func (h *history) addAttempt(d *bus.Delivery, queued bool) {
 	h.seq++
-	h.attempts.push(attemptRow{seq: h.seq, d: d})
+	h.attempts.push(attemptRow{seq: h.seq, d: d, queued: queued})
 }

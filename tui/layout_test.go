@@ -32,12 +32,22 @@ func TestFitsEverySize(t *testing.T) {
 	states := map[string][]string{
 		"calls":    nil,
 		"webhooks": {"tab"},
-		"detail":   {"enter"},
+		"focus":    {"enter"},
+		"detail":   {"v", "enter"},
 		"hookdet":  {"tab", "enter"},
+		"nosplit":  {"v"},
 		"help":     {"?"},
 		"info":     {"i"},
 		"prompt":   {"/"},
+		"confirm":  {"b", "x"},
 		"filtered": {"s", "e", "m"},
+		"sorted":   {"o", "o", "O"},
+		"control":  {"a"},
+		"report":   {"3"},
+		"faults":   {"4"},
+		"outbox":   {"5"},
+		"jobs":     {"6"},
+		"installs": {"7", "enter"},
 	}
 	for name, keys := range states {
 		t.Run(name, func(t *testing.T) {
@@ -56,6 +66,33 @@ func TestFitsEverySize(t *testing.T) {
 	}
 	m.Update(sizeMsg(80, 24))
 	assertFits(t, m)
+}
+
+// TestSplitLayout checks the split view's two layouts: the detail beside
+// the list from 120 columns, under it below; both show the selection.
+func TestSplitLayout(t *testing.T) {
+	for _, tc := range []struct {
+		w, h int
+		side bool
+	}{{120, 40, true}, {200, 50, true}, {119, 40, false}, {80, 24, false}} {
+		m, _, _, _ := busyModel(t)
+		m.Update(sizeMsg(tc.w, tc.h))
+		lines := strings.Split(m.View(), "\n")
+		beside := strings.Contains(lines[2], "│") && strings.Contains(lines[2], "Call · request id 0000")
+		below := false
+		for _, l := range lines[3:] {
+			if strings.HasPrefix(l, "  Call · request id "+callID(27)) {
+				below = true
+			}
+		}
+		if beside != tc.side || below == tc.side {
+			t.Fatalf("%dx%d: beside %v below %v\n%s", tc.w, tc.h, beside, below, m.View())
+		}
+		if !strings.Contains(m.View(), "> 10:00:27.000") {
+			t.Fatalf("%dx%d: no selection\n%s", tc.w, tc.h, m.View())
+		}
+		assertFits(t, m)
+	}
 }
 
 // TestNoColor checks that NO_COLOR takes every escape sequence out of the
@@ -84,7 +121,7 @@ func TestNoColor(t *testing.T) {
 	if ansi.Strip(colour) != plain {
 		t.Fatalf("the text differs without colour:\n%s\n---\n%s", ansi.Strip(colour), plain)
 	}
-	if !strings.Contains(plain, "> 10:00:26") {
+	if !strings.Contains(plain, "> 10:00:25.000") {
 		t.Fatal("without colour the selection must still show")
 	}
 }

@@ -7,7 +7,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/bus"
 	"github.com/eshop-sandbox/sandbox/sandbox/traffic"
 )
 
@@ -25,27 +24,25 @@ type Options struct {
 	Now func() time.Time
 	// Renderer decides colours; nil uses the terminal's (NO_COLOR off).
 	Renderer *lipgloss.Renderer
-	// Clipboard receives copied curl commands (OSC 52 by default).
-	Clipboard func(string) error
+	// Clipboard receives copied curl commands; Run uses TerminalClipboard
+	// (OSC 52, or a file where the terminal cannot take it).
+	Clipboard Copier
+	// ConfirmQuit, when set, is the question q (and ctrl+c) asks before
+	// the UI ends: `sandbox up` asks it when quitting stops a sandbox
+	// whose store is in memory. Empty: q quits at once.
+	ConfirmQuit string
 }
 
 // state is what fills the screen between the tab line and the status bar.
 type state int
 
 const (
-	stateList   state = iota // the calls or webhooks table
-	stateDetail              // one call or attempt, scrollable
-	stateHelp                // the key bindings
-	stateInfo                // e-shops and their tokens
-	stateInput               // the table, with a prompt on the last line
-)
-
-// tab is which table the list shows.
-type tab int
-
-const (
-	tabCalls tab = iota
-	tabWebhooks
+	stateList    state = iota // a tab's table (with the detail pane in the split view)
+	stateDetail               // one row's detail on the whole screen, scrollable
+	stateHelp                 // the key bindings
+	stateInfo                 // e-shops and their tokens
+	stateInput                // the screen below, with a prompt on the last line
+	stateConfirm              // the screen below, with the quit question on the last line
 )
 
 // prompt is what the input line asks for.
@@ -56,11 +53,14 @@ const (
 	promptEmit
 	promptClock
 	promptApprove
+	promptSearch
 )
 
-// Model is the root of the UI. Its sub-parts: the calls table
-// (calls.go), the webhook groups (webhooks.go), the detail pane
-// (detail.go), the status bar (statusbar.go), help and info (help.go).
+// Model is the root of the UI. Its sub-parts: the tabs (tabs.go), the
+// calls table (calls.go), the webhook groups (webhooks.go), the views the
+// control plane answers (views.go and one file each), the split view
+// (split.go), the detail pane (detail.go), the status bar (statusbar.go),
+// help and info (help.go).
 type Model struct {
 	opts Options
 	keys keyMap
@@ -68,8 +68,17 @@ type Model struct {
 
 	width, height int
 	state         state
-	back          state // where help/info/detail return to
+	back          state // where help/info/detail/prompt return to
+	under         state // what the quit question was asked over
 	tab           tab
+	split         bool // list and detail together (side by side or stacked)
+	focusDetail   bool // in the split view, keys scroll the detail pane
+	showControl   bool // the control plane's own calls are listed too
+	sorts         [tabCount]sortOrder
+	views         [tabCount]viewTable
+	viewCur       [tabCount]cursor
+	activity      int64 // grows with each call (not the control plane's) and webhook: views refresh after it
+	helpTop       int   // first help line shown
 
 	info    traffic.Info
 	hasInfo bool
@@ -87,8 +96,14 @@ type Model struct {
 	callCur, hookCur cursor
 
 	detail     viewport.Model
-	detailCall *bus.Call
-	detailHook *bus.Delivery
+	shown      subject // the whole-screen detail's row
+	paneKey    string  // the subject whose text the viewport holds
+	paneWidth  int
+	matchQ     string // the body search the matches were found for
+	matches    []int  // lines of the pane's text that the body search finds
+	matchAt    int
+	bodyCache  map[int64]bool // body search answers per row (rows never change)
+	bodyCacheQ string
 
 	input      lineInput
 	prompt     prompt
@@ -121,6 +136,7 @@ func New(o Options) *Model {
 	m := &Model{opts: o, keys: newKeyMap(), st: NewStyles(o.Renderer), hist: newHistory(o.History), input: lineInput{limit: 200},
 		detail: viewport.New(80, 10), width: 80, height: 24}
 	m.callCur.follow, m.hookCur.follow = true, true
+	m.split = true
 	m.render()
 	return m
 }
@@ -175,7 +191,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-		m.layoutDetail()
 		m.render()
 	case itemsMsg:
 		m.ingest(msg.items)
@@ -187,15 +202,19 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.read()
 	case tickMsg:
 		m.onTick()
-		return m, tick()
+		return m, tea.Batch(tick(), m.refreshView(false))
 	case actionMsg:
 		m.onAction(msg)
+		m.render()
+		return m, m.refreshView(true) // the action may have changed what the view shows
+	case viewMsg:
+		m.onView(msg)
 		m.render()
 	case clipboardMsg:
 		if msg.err != nil {
 			m.setFlash("copy failed: "+msg.err.Error(), true)
 		} else {
-			m.setFlash("curl command copied to the clipboard (OSC 52)", false)
+			m.setFlash("curl command "+msg.where, false)
 		}
 		m.render()
 	case tea.KeyMsg:
@@ -233,6 +252,7 @@ func (m *Model) ingest(items []Item) {
 
 func (m *Model) count(ev *traffic.Event) {
 	switch {
+	case ev.Type == traffic.TypeQueued: // not an attempt (yet)
 	case ev.Call != nil:
 		m.counts.calls++
 		if ev.Call.Status >= 400 {
@@ -250,8 +270,12 @@ func (m *Model) apply(ev traffic.Event) {
 	switch {
 	case ev.Call != nil:
 		m.hist.addCall(ev.Call)
+		if !isControl(ev.Call) {
+			m.activity++
+		}
 	case ev.Delivery != nil:
-		m.hist.addAttempt(ev.Delivery)
+		m.hist.addAttempt(ev.Delivery, ev.Type == traffic.TypeQueued)
+		m.activity++
 	case ev.Clock != nil:
 		m.info.Offset = ev.Clock.Offset
 	}

@@ -20,8 +20,11 @@ type actionMsg struct {
 	maintenance *bool
 }
 
-// clipboardMsg reports a copy to the clipboard.
-type clipboardMsg struct{ err error }
+// clipboardMsg reports a copy: where the text went, or why it did not.
+type clipboardMsg struct {
+	where string
+	err   error
+}
 
 // flashTTL is how long a message stays on the message line.
 const flashTTL = 6 * time.Second

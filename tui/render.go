@@ -19,26 +19,20 @@ func (m *Model) render() {
 		return
 	}
 	h := m.bodyHeight()
-	calls, hooks := m.callRows(), m.hookRows()
+	rows := rowsNow{calls: m.callRows(), hooks: m.hookRows()}
 	var body []string
-	switch m.state {
+	switch m.screen() {
 	case stateHelp:
 		body = m.helpLines(h)
 	case stateInfo:
 		body = m.infoLines(h)
 	case stateDetail:
-		body = m.detailLines(h)
+		body = m.paneLines(m.shown, m.width, h, true)
 	default:
-		if m.back == stateDetail && m.state == stateInput {
-			body = m.detailLines(h)
-		} else if m.tab == tabWebhooks {
-			body = m.hookLines(hooks, h)
-		} else {
-			body = m.callLines(calls, h)
-		}
+		body = m.mainLines(rows, h)
 	}
 	lines := make([]string, 0, m.height)
-	lines = append(lines, clip(m.titleLine(), m.width), clip(m.tabLine(len(calls), len(hooks)), m.width))
+	lines = append(lines, clip(m.titleLine(), m.width), clip(m.tabLine(rows), m.width))
 	for i := 0; i < h; i++ {
 		l := ""
 		if i < len(body) {

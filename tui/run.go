@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -19,7 +20,7 @@ func Run(ctx context.Context, o Options, in io.Reader, out io.Writer) error {
 		o.Renderer = lipgloss.NewRenderer(out) // honours NO_COLOR
 	}
 	if o.Clipboard == nil {
-		o.Clipboard = OSC52Clipboard(out)
+		o.Clipboard = TerminalClipboard(out, os.Getenv)
 	}
 	m := New(o)
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithAltScreen(), tea.WithOutput(out), tea.WithFPS(20)}

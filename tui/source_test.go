@@ -225,3 +225,38 @@ func TestRemoteSourceStartsOverAfterARestart(t *testing.T) {
 		t.Fatalf("since per connection: %q", sinces)
 	}
 }
+
+// TestRefusedCallsShowTheirCaller attaches to a real sandbox and makes
+// calls it refuses with a token it knows (the wrong header, no
+// Content-Type): their rows name the e-shop and the token kind, like
+// the calls it answers.
+func TestRefusedCallsShowTheirCaller(t *testing.T) {
+	s := sandboxtest.New(t, sandbox.Config{})
+	var data struct {
+		Eshops []struct {
+			PrivateTokens []struct{ Token string } `json:"privateTokens"`
+		} `json:"eshops"`
+	}
+	s.Do(sandboxtest.Call{Path: "/_sandbox/eshops"}).Data(t, &data)
+	token := data.Eshops[0].PrivateTokens[0].Token
+	src := NewRemoteSource(s.URL, nil)
+	defer src.Close()
+	m := New(Options{Source: src, Now: func() time.Time { return t0 }, Renderer: plainRenderer()})
+	m.Update(sizeMsg(120, 40))
+	s.Do(sandboxtest.Call{Path: "/api/eshop?wrong-header", AccessToken: token})
+	s.Do(sandboxtest.Call{Path: "/api/eshop?no-content-type", PrivateToken: token, ContentType: "-"})
+	for m.hist.calls.len() < 3 { // the e-shops lookup, then the two calls
+		m.Update(itemsMsg{items: []Item{nextItem(t, src)}})
+	}
+	m.Update(tickMsg(t0))
+	for _, want := range []string{"1001  private GET    /api/eshop?wrong-header", "1001  private GET    /api/eshop?no-content-type"} {
+		if !strings.Contains(m.View(), want) {
+			t.Fatalf("no %q in\n%s", want, m.View())
+		}
+	}
+	for _, r := range m.callRows() {
+		if r.c.Status != 401 && r.c.Status != 422 {
+			t.Fatalf("unexpected row %d %s", r.c.Status, r.c.Path)
+		}
+	}
+}

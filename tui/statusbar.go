@@ -41,27 +41,83 @@ func (m *Model) titleLine() string {
 	return spread(left, right, m.width)
 }
 
-// tabLine: the two views (the active one in brackets, with row counts)
-// and the filter in force.
-func (m *Model) tabLine(shownCalls, shownHooks int) string {
-	calls := fmt.Sprintf("Calls %s", m.countLabel(shownCalls, m.hist.calls.len()))
-	hooks := fmt.Sprintf("Webhooks %s", m.countLabel(shownHooks, m.hist.attempts.len()))
-	tabs := []string{calls, hooks}
-	for i := range tabs {
-		if tab(i) == m.tab {
-			tabs[i] = m.st.TabActive.Render("[" + tabs[i] + "]")
-		} else {
-			tabs[i] = m.st.Tab.Render(" " + tabs[i] + " ")
+// tabLine: the tabs (the active one in brackets, with row counts), the
+// filter, the sort and the feed's state. Inactive tabs shrink to their
+// key when it all does not fit.
+func (m *Model) tabLine(rows rowsNow) string {
+	labels := make([]string, tabCount)
+	for t := tab(0); t < tabCount; t++ {
+		labels[t] = t.String()
+		if c := m.tabLabelCount(t, rows); c != "" {
+			labels[t] += " " + c
 		}
 	}
-	line := strings.Join(tabs, " ")
+	var extra []string
 	if m.filter.active() {
-		line += "  filter: " + m.filter.String()
+		extra = append(extra, "filter: "+m.filter.String())
+	}
+	if name := m.sortName(m.tab); name != "" {
+		extra = append(extra, "sort: "+name)
 	}
 	if m.paused {
-		line += "  " + m.st.Warn.Render(fmt.Sprintf("PAUSED +%d", len(m.pending)))
+		extra = append(extra, m.st.Warn.Render(fmt.Sprintf("PAUSED +%d", len(m.pending))))
+	}
+	tail := ""
+	if len(extra) > 0 {
+		tail = "  " + strings.Join(extra, "  ")
+	}
+	line := m.tabs(labels, false) + tail
+	if ansi.StringWidth(line) > m.width {
+		line = m.tabs(labels, true) + tail
+	}
+	if m.tab == tabCalls { // a hint, where there is room left
+		if n := m.hiddenControl(); n > 0 {
+			line += "  " + m.st.Dim.Render(fmt.Sprintf("%d control-plane calls hidden (a)", n))
+		}
 	}
 	return line
+}
+
+// tabs joins the tab labels; compact shows inactive tabs by their key.
+func (m *Model) tabs(labels []string, compact bool) string {
+	parts := make([]string, len(labels))
+	for i, l := range labels {
+		switch {
+		case tab(i) == m.tab:
+			parts[i] = m.st.TabActive.Render("[" + l + "]")
+		case compact:
+			parts[i] = m.st.Tab.Render(strconv.Itoa(i + 1))
+		default:
+			parts[i] = m.st.Tab.Render(" " + l + " ")
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// tabLabelCount is the count a tab label shows: rows kept (shown/kept under a
+// filter); "" for a view not read yet.
+func (m *Model) tabLabelCount(t tab, rows rowsNow) string {
+	switch t {
+	case tabCalls:
+		return m.countLabel(len(rows.calls), m.hist.calls.len()-m.hiddenControl())
+	case tabWebhooks:
+		kept := len(rows.hooks)
+		if m.filter.active() {
+			f := m.filter
+			m.filter = filter{}
+			kept = len(m.hookRows())
+			m.filter = f
+		}
+		return m.countLabel(len(rows.hooks), kept)
+	}
+	vt := &m.views[t]
+	if !vt.fetched {
+		return ""
+	}
+	if t != m.tab || !m.filter.active() {
+		return strconv.Itoa(len(vt.data.rows))
+	}
+	return m.countLabel(len(m.viewRows(t)), len(vt.data.rows))
 }
 
 func (m *Model) countLabel(shown, kept int) string {
@@ -88,9 +144,12 @@ func (m *Model) countsLine() string {
 	return line
 }
 
-// messageLine: the prompt being typed, the last message, or key hints.
+// messageLine: the quit question, the prompt being typed, the last
+// message, or key hints.
 func (m *Model) messageLine() string {
 	switch {
+	case m.state == stateConfirm:
+		return m.st.Warn.Render(m.opts.ConfirmQuit)
 	case m.state == stateInput:
 		return m.input.view()
 	case m.flash != "":
@@ -100,23 +159,34 @@ func (m *Model) messageLine() string {
 		return m.st.Flash.Render(m.flash)
 	}
 	var hints [][2]string
-	switch m.state {
-	case stateDetail:
+	sub := m.detailSubject()
+	switch {
+	case m.state == stateDetail || m.split && m.focusDetail:
 		hints = [][2]string{{"esc", "back"}, {"↑↓", "scroll"}}
-		if m.detailCall != nil {
-			hints = append(hints, [2]string{"y", "copy curl"}, [2]string{"Y", "curl on exit"})
-		} else {
-			hints = append(hints, [2]string{"r", "replay"})
+		if len(m.matches) > 0 {
+			hints = append(hints, [2]string{"n/N", "next match"})
 		}
-	case stateHelp, stateInfo:
+	case m.state == stateHelp, m.state == stateInfo:
 		hints = [][2]string{{"esc", "back"}}
 	default:
-		hints = [][2]string{{"?", "help"}, {"/", "filter"}, {"enter", "detail"}, {"tab", "calls/webhooks"}, {"p", "pause"}}
-		if m.tab == tabWebhooks {
-			hints = append(hints, [2]string{"r", "replay"})
+		hints = [][2]string{{"?", "help"}, {"/", "filter"}, {"tab", "views"}}
+		if m.split {
+			hints = append(hints, [2]string{"enter", "scroll detail"})
 		} else {
-			hints = append(hints, [2]string{"y", "curl"})
+			hints = append(hints, [2]string{"enter", "detail"})
 		}
+		if !m.tab.live() {
+			hints = append(hints, [2]string{"R", "refresh"})
+		} else {
+			hints = append(hints, [2]string{"p", "pause"})
+		}
+	}
+	switch {
+	case m.state == stateHelp || m.state == stateInfo:
+	case sub.call != nil:
+		hints = append(hints, [2]string{"y", "curl"})
+	case sub.hook != nil:
+		hints = append(hints, [2]string{"r", "replay"})
 	}
 	hints = append(hints, [2]string{"q", "quit"})
 	parts := make([]string, len(hints))

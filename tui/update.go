@@ -10,12 +10,15 @@ import (
 
 // onKey routes a key press by state.
 func (m *Model) onKey(k tea.KeyMsg) tea.Cmd {
-	if m.state == stateInput {
+	switch m.state {
+	case stateInput:
 		return m.onInputKey(k)
+	case stateConfirm:
+		return m.onConfirmKey(k)
 	}
 	switch {
 	case key.Matches(k, m.keys.Quit):
-		return tea.Quit
+		return m.quit()
 	case key.Matches(k, m.keys.Help):
 		m.toggle(stateHelp)
 		return nil
@@ -25,11 +28,12 @@ func (m *Model) onKey(k tea.KeyMsg) tea.Cmd {
 	}
 	switch m.state {
 	case stateHelp, stateInfo:
-		if key.Matches(k, m.keys.Back) {
-			m.state = m.back
-		}
+		m.onOverlayKey(k)
 		return nil
 	case stateDetail:
+		return m.onDetailKey(k)
+	}
+	if m.split && m.focusDetail {
 		return m.onDetailKey(k)
 	}
 	return m.onListKey(k)
@@ -45,12 +49,30 @@ func (m *Model) toggle(s state) {
 		m.back = m.state
 	}
 	m.state = s
+	m.helpTop = 0
+}
+
+// onOverlayKey closes help or info, and scrolls help.
+func (m *Model) onOverlayKey(k tea.KeyMsg) {
+	switch {
+	case key.Matches(k, m.keys.Back):
+		m.state = m.back
+	case key.Matches(k, m.keys.Up):
+		m.helpTop--
+	case key.Matches(k, m.keys.Down):
+		m.helpTop++
+	case key.Matches(k, m.keys.PageUp):
+		m.helpTop -= m.bodyHeight() - 2
+	case key.Matches(k, m.keys.PageDown):
+		m.helpTop += m.bodyHeight() - 2
+	}
+	m.helpTop = max(0, m.helpTop) // helpLines caps it at the end
 }
 
 func (m *Model) onListKey(k tea.KeyMsg) tea.Cmd {
 	seqs := m.rowSeqs()
 	cur := m.cur()
-	page := max(1, m.bodyHeight()-2)
+	page := max(1, m.listHeight()-2)
 	switch {
 	case key.Matches(k, m.keys.Up):
 		cur.move(seqs, -1)
@@ -65,21 +87,25 @@ func (m *Model) onListKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, m.keys.Newest):
 		cur.newest()
 	case key.Matches(k, m.keys.Detail):
-		m.openDetail()
+		if m.split {
+			m.focusDetail = m.selectedSubject().key != ""
+		} else {
+			m.openDetail()
+		}
 	case key.Matches(k, m.keys.Back):
 		if m.filter.active() {
 			m.filter = filter{}
 			m.setFlash("filters cleared", false)
 		}
-	case key.Matches(k, m.keys.Switch):
-		m.tab = 1 - m.tab
-	case key.Matches(k, m.keys.Calls):
-		m.tab = tabCalls
-	case key.Matches(k, m.keys.Webhooks):
-		m.tab = tabWebhooks
+	case key.Matches(k, m.keys.Split):
+		m.split = !m.split
+		m.focusDetail = false
 	case key.Matches(k, m.keys.Filter):
-		m.filterPrev = m.filter.text
-		return m.openPrompt(promptFilter, "filter: ", m.filter.text)
+		m.filterPrev = m.filter.text.raw
+		return m.openPrompt(promptFilter, "filter (text !not ~regex): ", m.filter.text.raw)
+	case key.Matches(k, m.keys.Search):
+		m.filterPrev = m.filter.body.raw
+		return m.openPrompt(promptSearch, "search bodies (text !not ~regex): ", m.filter.body.raw)
 	case key.Matches(k, m.keys.Status):
 		m.filter.class = (m.filter.class + 1) % classCount
 	case key.Matches(k, m.keys.Eshop):
@@ -92,12 +118,59 @@ func (m *Model) onListKey(k tea.KeyMsg) tea.Cmd {
 			}
 		}
 		m.filter.method = methods[(i+1)%len(methods)]
+	case key.Matches(k, m.keys.ControlPlane):
+		m.showControl = !m.showControl
+		if m.showControl {
+			m.setFlash("control-plane calls (/_sandbox/) shown; a hides them", false)
+		} else {
+			m.setFlash("control-plane calls (/_sandbox/) hidden; a shows them", false)
+		}
 	case key.Matches(k, m.keys.Clear):
 		m.filter = filter{}
+	case key.Matches(k, m.keys.Sort):
+		m.cycleSort()
+	case key.Matches(k, m.keys.SortReverse):
+		m.reverseSort()
 	default:
+		if cmd, ok := m.onTabKey(k); ok {
+			return cmd
+		}
 		return m.onActionKey(k)
 	}
 	return nil
+}
+
+// onTabKey switches tabs (tab, shift+tab, 1 to 7); it reports whether k
+// was one of those keys.
+func (m *Model) onTabKey(k tea.KeyMsg) (tea.Cmd, bool) {
+	var to tab
+	switch {
+	case key.Matches(k, m.keys.Switch):
+		to = (m.tab + 1) % tabCount
+	case key.Matches(k, m.keys.SwitchBack):
+		to = (m.tab + tabCount - 1) % tabCount
+	case key.Matches(k, m.keys.Calls):
+		to = tabCalls
+	case key.Matches(k, m.keys.Webhooks):
+		to = tabWebhooks
+	case key.Matches(k, m.keys.Report):
+		to = tabReport
+	case key.Matches(k, m.keys.Faults):
+		to = tabFaults
+	case key.Matches(k, m.keys.Outbox):
+		to = tabOutbox
+	case key.Matches(k, m.keys.Jobs):
+		to = tabJobs
+	case key.Matches(k, m.keys.Installs):
+		to = tabInstalls
+	default:
+		return nil, false
+	}
+	m.switchTab(to)
+	if m.state == stateDetail {
+		m.state = stateList
+	}
+	return m.refreshView(false), true
 }
 
 // next cycles through 0 (all) and then each id.
@@ -133,10 +206,15 @@ func (m *Model) eshopIDs() []int {
 	return ids
 }
 
+// onDetailKey scrolls the detail (whole-screen, or the split view's pane
+// when it has the keys).
 func (m *Model) onDetailKey(k tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, m.keys.Back), key.Matches(k, m.keys.Detail):
-		m.state = stateList
+		if m.state == stateDetail {
+			m.state = stateList
+		}
+		m.focusDetail = false
 	case key.Matches(k, m.keys.Up):
 		m.detail.LineUp(1)
 	case key.Matches(k, m.keys.Down):
@@ -150,19 +228,26 @@ func (m *Model) onDetailKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, m.keys.Newest):
 		m.detail.GotoBottom()
 	default:
+		if cmd, ok := m.onTabKey(k); ok {
+			return cmd
+		}
 		return m.onActionKey(k)
 	}
 	return nil
 }
 
-// onInputKey edits the prompt; the text filter applies as it is typed.
+// onInputKey edits the prompt; the filter and the body search apply as
+// they are typed.
 func (m *Model) onInputKey(k tea.KeyMsg) tea.Cmd {
 	switch k.Type {
 	case tea.KeyCtrlC:
-		return tea.Quit
+		return m.quit()
 	case tea.KeyEsc:
-		if m.prompt == promptFilter {
-			m.filter.text = m.filterPrev
+		switch m.prompt {
+		case promptFilter:
+			m.filter.text = parseQuery(m.filterPrev)
+		case promptSearch:
+			m.filter.body = parseQuery(m.filterPrev)
 		}
 		m.closePrompt()
 		return nil
@@ -171,8 +256,13 @@ func (m *Model) onInputKey(k tea.KeyMsg) tea.Cmd {
 		m.closePrompt()
 		return m.submit(v)
 	}
-	if m.input.update(k) && m.prompt == promptFilter {
-		m.filter.text = strings.TrimSpace(m.input.text())
+	if m.input.update(k) {
+		switch m.prompt {
+		case promptFilter:
+			m.filter.text = parseQuery(m.input.text())
+		case promptSearch:
+			m.filter.body = parseQuery(m.input.text())
+		}
 	}
 	return nil
 }
@@ -194,25 +284,47 @@ func (m *Model) closePrompt() {
 	}
 }
 
+// quit ends the UI, after asking when Options.ConfirmQuit says so.
+func (m *Model) quit() tea.Cmd {
+	if m.opts.ConfirmQuit == "" {
+		return tea.Quit
+	}
+	m.under, m.state = m.state, stateConfirm
+	return nil
+}
+
+// onConfirmKey answers the quit question: y (or ctrl+c again) quits,
+// anything else keeps the sandbox running.
+func (m *Model) onConfirmKey(k tea.KeyMsg) tea.Cmd {
+	switch k.String() {
+	case "y", "Y", "ctrl+c":
+		return tea.Quit
+	}
+	m.state = m.under
+	m.setFlash("still running", false)
+	return nil
+}
+
 // cur is the cursor of the table on screen.
 func (m *Model) cur() *cursor {
-	if m.tab == tabWebhooks {
+	switch m.tab {
+	case tabCalls:
+		return &m.callCur
+	case tabWebhooks:
 		return &m.hookCur
 	}
-	return &m.callCur
+	return &m.viewCur[m.tab]
 }
 
 // rowSeqs lists the rows of the table on screen, filtered, in order.
 func (m *Model) rowSeqs() []int64 {
-	if m.tab == tabWebhooks {
-		rows := m.hookRows()
-		seqs := make([]int64, len(rows))
-		for i, r := range rows {
-			seqs[i] = r.seq
-		}
-		return seqs
+	switch m.tab {
+	case tabCalls:
+		return callSeqs(m.callRows())
+	case tabWebhooks:
+		return hookSeqs(m.hookRows())
 	}
-	rows := m.callRows()
+	rows := m.viewRows(m.tab)
 	seqs := make([]int64, len(rows))
 	for i, r := range rows {
 		seqs[i] = r.seq
@@ -223,22 +335,13 @@ func (m *Model) rowSeqs() []int64 {
 // bodyHeight is the room between the two top and two bottom lines.
 func (m *Model) bodyHeight() int { return max(1, m.height-4) }
 
+// openDetail shows the selected row's detail on the whole screen.
 func (m *Model) openDetail() {
-	switch m.tab {
-	case tabCalls:
-		c := m.selectedCall()
-		if c == nil {
-			return
-		}
-		m.detailCall, m.detailHook = c, nil
-	case tabWebhooks:
-		d := m.selectedHook()
-		if d == nil {
-			return
-		}
-		m.detailCall, m.detailHook = nil, d
+	s := m.selectedSubject()
+	if s.key == "" {
+		return
 	}
+	m.shown = s
+	m.paneKey = "" // opens at the top (or at the first body match)
 	m.state = stateDetail
-	m.layoutDetail()
-	m.detail.GotoTop()
 }

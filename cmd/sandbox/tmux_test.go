@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -41,7 +42,12 @@ func TestTerminalUI(t *testing.T) {
 func testUpInTmux(t *testing.T, tmux, bin string) {
 	addr := tuiFreeAddr(t)
 	base := "http://" + addr
-	term := startTmux(t, tmux, 80, 24, bin, "up", "--addr", addr)
+	tmp, err := os.MkdirTemp("", "sbx") // where copy-as-curl writes, tmux having no OSC 52 (short: the path must fit 80 columns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(tmp) })
+	term := startTmux(t, tmux, 80, 24, "env", "TMPDIR="+tmp, bin, "up", "--addr", addr)
 	tuiWaitHealthy(t, base)
 	term.waitFor("sandbox "+base+" · e-shops 1001 1002", "the title bar")
 
@@ -52,30 +58,77 @@ func testUpInTmux(t *testing.T, tmux, bin string) {
 		tuiGet(t, base+"/api/nowhere", ""),
 	}
 	screen := term.waitFor("/api/nowhere", "the last call")
-	for _, want := range []string{"/api/eshop?include=orderStatuses", "/api/orders?page=1", "1001  private GET", " 404 ", "errors 1  deliveries 0"} {
+	for _, want := range []string{"/api/eshop?include=orderStatuses", "/api/orders?page=1", "1001  private GET", " 404 ", "errors 1  deliveries 0",
+		"Call · request id " + sent[2]} { // the split view, stacked at 80x24
 		if !strings.Contains(screen, want) {
 			t.Fatalf("the screen lacks %q:\n%s", want, screen)
 		}
 	}
+	if ms := regexp.MustCompile(`\d\d:\d\d:\d\d\.\d\d\d 1001  private GET`); !ms.MatchString(screen) {
+		t.Fatalf("no milliseconds in TIME:\n%s", screen)
+	}
 	term.run("resize-window", "-t", "main", "-x", "120", "-y", "40")
-	term.waitFor("FAULT", "the wider layout after resizing to 120x40")
+	term.waitUntil(func(s string) bool { return sideBySide(s, "Call · request id") }, "the detail beside the list at 120x40")
 	term.run("resize-window", "-t", "main", "-x", "80", "-y", "24")
-	term.waitUntil(func(s string) bool { return !strings.Contains(s, "FAULT") && strings.Contains(s, "/api/nowhere") },
-		"the 80x24 layout again (no fault column)")
-	term.keys("Enter") // detail of the selected (newest) call
-	screen = term.waitFor("request id "+sent[2], "the detail pane of the last call")
-	if !strings.Contains(screen, "404 Not Found") || !strings.Contains(screen, "Date: ") {
+	term.waitUntil(func(s string) bool {
+		return !sideBySide(s, "Call · request id") && strings.Contains(s, "/api/nowhere")
+	},
+		"the detail under the list again at 80x24")
+	term.keys("Enter") // the detail pane takes the keys
+	screen = term.waitFor("▶ Call · request id "+sent[2], "the detail pane of the last call")
+	if !strings.Contains(screen, "404 Not Found") {
 		t.Fatalf("detail pane:\n%s", screen)
 	}
-	term.keys("Down", "Down", "Down") // the last response headers are below the fold at 24 rows
-	term.waitFor("X-Request-ID: "+sent[2], "the answer's request id header in the detail pane")
+	term.keys("G") // its end: the response body
+	term.waitFor(`"requestId": "`+sent[2]+`"`, "the end of the response body")
 	term.keys("Escape")
 	term.waitFor("? help", "the list again")
+
+	// copy as curl inside tmux: written to a file, and the message says where
+	term.keys("y")
+	screen = term.waitFor("curl command written to ", "where copy-as-curl put the command")
+	files, _ := filepath.Glob(filepath.Join(tmp, "sandbox-curl-*.sh"))
+	if len(files) != 1 || !strings.Contains(screen, filepath.Base(files[0])) {
+		t.Fatalf("files %v\n%s", files, screen)
+	}
+	if raw, _ := os.ReadFile(files[0]); !strings.Contains(string(raw), "curl '"+base+"/api/nowhere'") {
+		t.Fatalf("the file holds %q", raw)
+	}
+
+	// a control-plane view: a call without Content-Type is a report finding
+	req, _ := http.NewRequest(http.MethodGet, base+"/api/eshop", nil)
+	req.Header.Set("Service-Private-API-Token", token)
+	if resp, err := http.DefaultClient.Do(req); err == nil {
+		resp.Body.Close()
+	}
+	term.keys("3")
+	term.waitFor("[Report 1]", "the contract report view")
+	term.waitFor("missing-content-type", "the finding")
+
+	// q asks first: the store is in memory
 	term.keys("q")
+	term.waitFor("Stop the sandbox?", "the quit question")
+	term.keys("n")
+	term.waitFor("still running", "the sandbox kept running")
+	tuiWaitHealthy(t, base)
+	term.keys("q")
+	term.waitFor("Stop the sandbox?", "the quit question again")
+	term.keys("y")
 	screen = term.waitDead()
 	if !strings.Contains(screen, "stopped") {
-		t.Fatalf("no clean shutdown after q:\n%s", screen)
+		t.Fatalf("no clean shutdown after q, y:\n%s", screen)
 	}
+}
+
+// sideBySide reports whether the screen shows the split view with want
+// in the detail beside the list (after the separator).
+func sideBySide(screen, want string) bool {
+	for _, l := range strings.Split(screen, "\n") {
+		if i := strings.Index(l, "│"); i >= 0 && strings.Contains(l[i:], want) {
+			return true
+		}
+	}
+	return false
 }
 
 func testAttachInTmux(t *testing.T, tmux, bin string) {
@@ -102,6 +155,7 @@ func testAttachInTmux(t *testing.T, tmux, bin string) {
 	}
 	tuiGet(t, base+"/api/eshop?language=en", token)
 	term.waitFor("/api/eshop?language=en", "a call made after attaching")
+	term.waitUntil(func(s string) bool { return sideBySide(s, "Call · request id") }, "the detail beside the list at 120x40")
 
 	term.keys("M") // maintenance on, through the control plane
 	term.waitFor("MAINTENANCE", "the maintenance marker")
@@ -109,6 +163,7 @@ func testAttachInTmux(t *testing.T, tmux, bin string) {
 	if code != http.StatusServiceUnavailable {
 		t.Fatalf("maintenance on, but the API answered %d", code)
 	}
+	term.keys("a") // control-plane calls are hidden by default
 	term.waitFor("POST   /_sandbox/maintenance", "the toggle's own call")
 	term.keys("M")
 	term.waitFor("maintenance mode off", "maintenance off")
@@ -124,8 +179,12 @@ func testAttachInTmux(t *testing.T, tmux, bin string) {
 	term.waitFor("Calls 1/", "the filtered list")
 	term.keys("Y") // print the selected call as curl on exit
 	term.waitFor("printed on exit", "the confirmation")
-	term.keys("q")
+	term.keys("q") // attached: quits at once, the sandbox keeps running
 	screen = term.waitDead()
+	if strings.Contains(screen, "Stop the sandbox?") {
+		t.Fatalf("sandbox tui asked before quitting:\n%s", screen)
+	}
+	tuiWaitHealthy(t, base)
 	if !strings.Contains(screen, "curl 'http://"+addr+"/api/eshop?language=en'") {
 		t.Fatalf("the curl command was not printed on exit:\n%s", screen)
 	}

@@ -29,8 +29,10 @@ func newTUICmd() *cobra.Command {
 		Short: "Watch a running sandbox's calls and webhooks live",
 		Long: `Attach the terminal UI to a sandbox that is already running (started with
 --headless, in CI, in another terminal or on another machine you can reach).
-It follows the sandbox's traffic stream (GET /_sandbox/traffic?follow=1) and
-acts through its control plane. Press ? for the keys.`,
+It follows the sandbox's traffic stream (GET /_sandbox/traffic?follow=1), reads
+the report, faults, outbox, jobs and installs views from its control plane and
+acts through it. Press ? for the keys; q detaches at once (the sandbox keeps
+running).`,
 		Example: `  sandbox tui                              # the sandbox sandbox up recorded (else http://127.0.0.1:8080)
   sandbox tui --url http://127.0.0.1:9000
   SANDBOX_URL=http://10.0.0.5:8080 sandbox tui`,
@@ -109,6 +111,9 @@ func (u *upUI) show(ctx context.Context, cmd *cobra.Command, a *app.App, stopped
 		return in
 	}
 	o := tui.Options{Source: tui.NewBusSource(a.Bus, info, 4096), Control: tui.NewHTTPControl(a.BaseURL()), History: a.Config.TrafficHistory}
+	if a.Config.DataFile == "" || a.Config.DataFile == ":memory:" {
+		o.ConfirmQuit = quitQuestion
+	}
 	err := tui.Run(uiCtx, o, nil, cmd.OutOrStdout())
 	u.held.release()
 	if err != nil { // no UI after all: keep serving, headless
@@ -130,6 +135,11 @@ func (u *upUI) show(ctx context.Context, cmd *cobra.Command, a *app.App, stopped
 	cancel() // the user quit: shut down like after Ctrl-C
 	return done, fwd
 }
+
+// quitQuestion is what q asks in `sandbox up` when the store is in
+// memory: quitting stops the server and its data is gone (with --data it
+// is kept, and `sandbox tui` only detaches, so neither asks).
+const quitQuestion = "Stop the sandbox? Its in-memory data will be lost. y: quit, other key: stay"
 
 // heldLogsMax bounds the log lines kept while the UI shows.
 const heldLogsMax = 256 << 10

@@ -155,6 +155,28 @@ func (c *Call) EshopID() int {
 	return c.Identity().Eshop()
 }
 
+// Caller is the e-shop and token kind an observer shows for the call:
+// what the endpoint (or a fault) recorded, else what the token sent says
+// about its caller when the sandbox knows it, whether or not it could
+// call (expired, in the other access mode's header, without the rights,
+// or refused before the token was checked, for a bad Content-Type). 0
+// and "" when no known token was sent.
+func (c *Call) Caller() (eshop int, kind string) {
+	eshop, kind = c.Eshop, c.TokenKind
+	if (eshop != 0 && kind != "") || c.token == "" {
+		return eshop, kind
+	}
+	if t := c.Identity().Token; t != nil {
+		if eshop == 0 {
+			eshop = t.EshopID
+		}
+		if kind == "" {
+			kind = t.Kind
+		}
+	}
+	return eshop, kind
+}
+
 // Body is the request body, read once before processing started (nil
 // before that, and for requests without one).
 func (c *Call) Body() []byte { return c.body }

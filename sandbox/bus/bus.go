@@ -26,6 +26,11 @@ const (
 	TopicFault    = "fault"    // a scripted fault was applied
 	TopicClock    = "clock"    // the sandbox clock was moved
 	TopicPayment  = "payment"  // a payment result was stored or an order status set by a call; Data is a *PaymentStep
+
+	// TopicQueued: a webhook notification was queued (new, replayed, or
+	// resumed from a data file) and waits for its attempt; Data is a
+	// Delivery without an answer, Attempt the one it waits for.
+	TopicQueued = "delivery.queued"
 )
 
 // Message is one item on the bus.

@@ -2,16 +2,99 @@ package jobs
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/http"
+	"sort"
 	"strconv"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/store"
 )
+
+// ControlPath lists every e-shop's jobs on the control plane.
+const ControlPath = "/_sandbox/jobs"
 
 // ControlRoutes are the control-plane routes of jobs.
 func (s *Service) ControlRoutes() []api.Route {
-	return []api.Route{{Operation: "sandbox.jobs.fail-next", Method: http.MethodPost, Path: "/_sandbox/jobs/fail-next", Handler: s.failNext}}
+	return []api.Route{
+		{Operation: "sandbox.jobs", Method: http.MethodGet, Path: ControlPath, Handler: s.controlList,
+			Summary: "Every e-shop's asynchronous jobs, oldest first: state, next transition on the sandbox clock, result, log, armed fault (filters: eshop, status)"},
+		{Operation: "sandbox.jobs.fail-next", Method: http.MethodPost, Path: ControlPath + "/fail-next", Handler: s.failNext},
+	}
+}
+
+// ControlItem is a job as GET /_sandbox/jobs lists it: the reference's
+// record plus what only the sandbox knows, so the terminal UI and a
+// person with curl can follow every e-shop's jobs without a token.
+type ControlItem struct {
+	EshopID   int    `json:"eshopId"`
+	Operation string `json:"operation"`
+	View
+	// NextDue is when the job's next transition is due (sandbox clock);
+	// null once it is settled.
+	NextDue *string `json:"nextDue"`
+	// Fault is a fault armed with POST /_sandbox/jobs/fail-next that
+	// this job carries (fail, stall).
+	Fault string `json:"fault,omitempty"`
+}
+
+// controlList serves GET /_sandbox/jobs after applying the transitions
+// due, like the API's job endpoints.
+func (s *Service) controlList(r *api.Request) (any, error) {
+	shop := 0
+	if v := r.Query("eshop"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return nil, sandbox.Errorf(sandbox.KindInvalid, sandbox.CodeInvalidParameter, "eshop", "Query parameter eshop must be an e-shop id such as 1001, not %q.", v)
+		}
+		shop = n
+	}
+	status := r.Query("status")
+	switch status {
+	case "", Pending, Running, Completed, Failed, Killed:
+	default:
+		return nil, sandbox.Errorf(sandbox.KindInvalid, sandbox.CodeInvalidParameter, "status",
+			"Query parameter status must be one of pending, running, completed, failed, killed, not %q.", status)
+	}
+	s.Settle()
+	var list []Job
+	err := s.Store.View(func(tx *store.Tx) error {
+		metas, err := eshop.List(tx)
+		if err != nil {
+			return err
+		}
+		for _, m := range metas {
+			if shop != 0 && m.ID != shop {
+				continue
+			}
+			err := tx.Scan(m.ID, Collection, func(_ string, doc []byte) bool {
+				var j Job
+				if json.Unmarshal(doc, &j) == nil && (status == "" || j.Status == status) {
+					list = append(list, j)
+				}
+				return true
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.SliceStable(list, func(i, k int) bool { return list[i].Created.Before(list[k].Created) })
+	items := make([]ControlItem, len(list))
+	for i := range list {
+		j := &list[i]
+		items[i] = ControlItem{EshopID: j.EshopID, Operation: j.Operation, View: j.View(), Fault: j.Fault}
+		if d := j.NextDue(); !d.IsZero() {
+			items[i].NextDue = timePtr(&d)
+		}
+	}
+	return map[string]any{"jobs": items}, nil
 }
 
 // failNext arms a fault for the next job created (optionally in one

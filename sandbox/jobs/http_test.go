@@ -257,3 +257,50 @@ func deref(s *string) string {
 	}
 	return *s
 }
+
+// TestControlJobList: GET /_sandbox/jobs lists every e-shop's jobs
+// without a token, oldest first, with the next transition while open
+// and the armed fault; its filters narrow it and bad ones answer 400.
+func TestControlJobList(t *testing.T) {
+	e := evtest.Start(t, sandbox.Config{})
+	e.Register("job:finished")
+	done := submit(t, e, "GET", "/api/orders/snapshot", nil)
+	e.Advance("5s")
+	e.Control("POST", "/_sandbox/jobs/fail-next", map[string]any{"mode": "stall"})
+	stalled := submit(t, e, "GET", "/api/customers/snapshot", nil)
+	type item struct {
+		EshopID                            int
+		JobID, Operation, Status, Endpoint string
+		NextDue                            *string
+		Fault                              string
+	}
+	var list struct{ Jobs []item }
+	r := e.Control("GET", jobs.ControlPath, nil)
+	if r.Status != 200 {
+		t.Fatalf("list: %d %s", r.Status, r.Body)
+	}
+	r.Data(t, &list)
+	if len(list.Jobs) != 2 {
+		t.Fatalf("jobs %+v", list.Jobs)
+	}
+	first, second := list.Jobs[0], list.Jobs[1]
+	if first.JobID != done || first.EshopID != 1001 || first.Status != jobs.Completed || first.NextDue != nil || first.Endpoint != "/api/orders/snapshot" || first.Operation == "" {
+		t.Fatalf("first %+v", first)
+	}
+	if second.JobID != stalled || second.Status != jobs.Pending || second.NextDue == nil || second.Fault != jobs.FaultStall {
+		t.Fatalf("second %+v", second)
+	}
+	e.Control("GET", jobs.ControlPath+"?status=pending&eshop=1001", nil).Data(t, &list)
+	if len(list.Jobs) != 1 || list.Jobs[0].JobID != stalled {
+		t.Fatalf("filtered %+v", list.Jobs)
+	}
+	e.Control("GET", jobs.ControlPath+"?eshop=1002", nil).Data(t, &list)
+	if len(list.Jobs) != 0 {
+		t.Fatalf("e-shop 1002 %+v", list.Jobs)
+	}
+	for _, q := range []string{"?status=done", "?eshop=x"} {
+		if r := e.Control("GET", jobs.ControlPath+q, nil); r.Status != 400 {
+			t.Errorf("%s: %d %s", q, r.Status, r.Body)
+		}
+	}
+}

@@ -122,7 +122,7 @@ func decodeMessage(name string, data []byte) (*StreamMessage, int64, error) {
 			return nil, 0, fmt.Errorf("stream dropped: %w", err)
 		}
 		return &StreamMessage{Dropped: &d.Dropped}, 0, nil
-	case TypeCall, TypeDelivery, TypeClock:
+	case TypeCall, TypeDelivery, TypeQueued, TypeClock:
 		var ev Event
 		if err := json.Unmarshal(data, &ev); err != nil {
 			return nil, 0, fmt.Errorf("stream %s: %w", name, err)

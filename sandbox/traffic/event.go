@@ -22,6 +22,7 @@ import (
 const (
 	TypeCall     = "call"     // Call is set
 	TypeDelivery = "delivery" // Delivery is set
+	TypeQueued   = "queued"   // Delivery is set: a notification waiting for its attempt (no answer yet)
 	TypeClock    = "clock"    // Clock is set
 )
 
@@ -109,6 +110,12 @@ func (t *Translator) Translate(m bus.Message) (ev Event, ok bool) {
 			return ev, false
 		}
 		return Event{Type: TypeDelivery, Delivery: d}, true
+	case bus.TopicQueued:
+		d := asDelivery(m.Data)
+		if d == nil {
+			return ev, false
+		}
+		return Event{Type: TypeQueued, Delivery: d}, true
 	case bus.TopicClock:
 		var c *bus.ClockMove
 		switch v := m.Data.(type) {

@@ -147,7 +147,7 @@ func BuildHAR(events []Event, o HAROptions) HAR {
 		switch {
 		case ev.Call != nil:
 			entries = append(entries, callEntry(ev.Call, o))
-		case ev.Delivery != nil:
+		case ev.Delivery != nil && ev.Type != TypeQueued: // a queued notification sent nothing yet
 			entries = append(entries, deliveryEntry(ev.Delivery, o))
 		}
 	}

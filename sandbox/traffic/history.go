@@ -60,7 +60,7 @@ func (h *history) add(ev Event) {
 	switch ev.Type {
 	case TypeCall:
 		h.calls.push(ev)
-	case TypeDelivery:
+	case TypeDelivery, TypeQueued:
 		h.deliveries.push(ev)
 	}
 	for s := range h.streams {

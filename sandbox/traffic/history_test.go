@@ -127,3 +127,25 @@ func TestTranslatorJoinsFaults(t *testing.T) {
 		t.Fatalf("fault memory grew to %d", len(tr.faults))
 	}
 }
+
+// TestQueuedNotifications checks that a queued notification becomes a
+// "queued" event kept with the delivery attempts (a viewer attaching later
+// still sees what waits) and left out of the HAR, which lists only
+// requests really sent.
+func TestQueuedNotifications(t *testing.T) {
+	ev, ok := NewTranslator().Translate(bus.Message{Topic: bus.TopicQueued, Data: bus.Delivery{ID: "7", Attempt: 1}})
+	if !ok || ev.Type != TypeQueued || ev.Delivery == nil || ev.Delivery.ID != "7" {
+		t.Fatalf("translated %+v %v", ev, ok)
+	}
+	h := newHistory(3)
+	h.add(ev)
+	h.add(deliveryEvent("7"))
+	snap := h.snapshot(0, 0)
+	if len(snap) != 2 || snap[0].Type != TypeQueued || snap[1].Type != TypeDelivery {
+		t.Fatalf("history %+v", snap)
+	}
+	har := BuildHAR(snap, HAROptions{})
+	if len(har.Log.Entries) != 1 || har.Log.Entries[0].DeliveryID != "7" {
+		t.Fatalf("HAR entries %+v", har.Log.Entries)
+	}
+}

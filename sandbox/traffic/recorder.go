@@ -236,12 +236,13 @@ func (r *Recorder) record(next http.Handler, w http.ResponseWriter, req *http.Re
 		if req.ContentLength > reqSize {
 			reqSize = req.ContentLength
 		}
+		eshopID, kind := info.Caller() // refused calls too, when the token is known
 		r.d.Bus.Emit(bus.TopicCall, &bus.Call{
 			ID:           api.RequestIDOf(req),
 			Time:         at,
 			Duration:     time.Since(began),
-			Eshop:        info.Eshop,
-			TokenKind:    info.TokenKind,
+			Eshop:        eshopID,
+			TokenKind:    kind,
 			Method:       req.Method,
 			Path:         req.URL.RequestURI(),
 			Operation:    info.Operation(),

@@ -403,3 +403,75 @@ func compileHARSchema(t *testing.T) *jsonschema.Schema {
 	}
 	return sch
 }
+
+// TestRecordsCallerOfRefusedCalls checks that a refused call sent with a
+// token the sandbox knows is recorded with that token's e-shop and kind,
+// whatever the refusal (401, 403, 422), through a real socket; unknown
+// tokens stay anonymous.
+func TestRecordsCallerOfRefusedCalls(t *testing.T) {
+	s := sandboxtest.New(t, sandbox.Config{Clock: sandbox.NewFrozenClock(t0)})
+	var data struct {
+		Eshops []struct {
+			ID            int `json:"id"`
+			PrivateTokens []struct {
+				Token string `json:"token"`
+				All   bool   `json:"allGroups"`
+			} `json:"privateTokens"`
+			Addons []struct {
+				APITokens []struct {
+					Token   string `json:"token"`
+					Expired bool   `json:"expired"`
+				} `json:"apiTokens"`
+			} `json:"addons"`
+		} `json:"eshops"`
+	}
+	s.Do(sandboxtest.Call{Path: "/_sandbox/eshops"}).Data(t, &data)
+	var full, readOnly, expired string
+	for _, e := range data.Eshops {
+		if e.ID != 1001 {
+			continue
+		}
+		for _, p := range e.PrivateTokens {
+			if p.All && full == "" {
+				full = p.Token
+			} else if !p.All && readOnly == "" {
+				readOnly = p.Token
+			}
+		}
+		for _, a := range e.Addons {
+			for _, tk := range a.APITokens {
+				if tk.Expired && expired == "" {
+					expired = tk.Token
+				}
+			}
+		}
+	}
+	if full == "" || readOnly == "" || expired == "" {
+		t.Fatalf("fixtures lack a full, a read-only private and an expired add-on token in e-shop 1001: %+v", data)
+	}
+	tests := []struct {
+		name      string
+		call      sandboxtest.Call
+		status    int
+		eshop     int
+		tokenKind string
+	}{
+		{"private token in the add-on header", sandboxtest.Call{Path: "/api/eshop", AccessToken: full}, 401, 1001, "private"},
+		{"expired add-on token", sandboxtest.Call{Path: "/api/eshop", AccessToken: expired}, 401, 1001, "addon"},
+		{"token without the rights", sandboxtest.Call{Path: "/api/products", PrivateToken: readOnly}, 403, 1001, "private"},
+		{"no Content-Type", sandboxtest.Call{Path: "/api/eshop", PrivateToken: full, ContentType: "-"}, 422, 1001, "private"},
+		{"unknown token", sandboxtest.Call{Path: "/api/eshop", PrivateToken: "sbx_prv_nobody"}, 401, 0, ""},
+	}
+	for _, tc := range tests {
+		s.Do(tc.call)
+	}
+	snap := history(t, s, "", len(tests)+1)
+	for i, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := snap.Events[i+1].Call
+			if c == nil || c.Status != tc.status || c.Eshop != tc.eshop || c.TokenKind != tc.tokenKind {
+				t.Fatalf("recorded %+v, want %d e-shop %d token %q", c, tc.status, tc.eshop, tc.tokenKind)
+			}
+		})
+	}
+}

@@ -204,15 +204,21 @@ func (d *Dispatcher) resume() error {
 	}
 	sort.Slice(pending, func(i, j int) bool { return pending[i].ID < pending[j].ID })
 	d.mu.Lock()
-	defer d.mu.Unlock()
-	for _, n := range pending {
-		d.enqueueLocked(&n)
+	due := make([]time.Time, len(pending))
+	for i := range pending {
+		due[i] = d.enqueueLocked(&pending[i])
+	}
+	d.mu.Unlock()
+	for i := range pending {
+		d.announce(&pending[i], due[i])
 	}
 	return nil
 }
 
-// enqueueLocked appends a stored notification to its receiver's lane.
-func (d *Dispatcher) enqueueLocked(n *Notification) {
+// enqueueLocked appends a stored notification to its receiver's lane and
+// returns when that lane moves next: the earliest the notification can be
+// attempted (later when others wait before it).
+func (d *Dispatcher) enqueueLocked(n *Notification) time.Time {
 	l := d.lanes[n.URL]
 	if l == nil {
 		l = &lane{}
@@ -225,6 +231,19 @@ func (d *Dispatcher) enqueueLocked(n *Notification) {
 		}
 	}
 	l.queue = append(l.queue, n.ID)
+	return l.due
+}
+
+// announce tells the bus that a notification waits for an attempt, so a
+// viewer (the terminal UI) shows it at once, a replay included, with the
+// earliest time it can go out. Called without d.mu held.
+func (d *Dispatcher) announce(n *Notification, due time.Time) {
+	if d.Bus == nil {
+		return
+	}
+	next := due
+	d.Bus.Emit(bus.TopicQueued, bus.Delivery{ID: notificationID(n.ID), Attempt: len(n.Attempts) + 1, Time: n.Created, Eshop: n.EshopID,
+		Event: n.Event, Instance: n.Instance, URL: n.URL, ReqBody: []byte(n.Body), NextTry: &next})
 }
 
 func (d *Dispatcher) run() {
@@ -281,12 +300,19 @@ func (d *Dispatcher) intake() {
 			continue
 		}
 		d.mu.Lock()
-		if d.gen == gen {
-			for _, n := range created {
-				d.enqueueLocked(n)
+		current := d.gen == gen
+		due := make([]time.Time, len(created))
+		if current {
+			for i, n := range created {
+				due[i] = d.enqueueLocked(n)
 			}
 		}
 		d.mu.Unlock()
+		if current {
+			for i, n := range created {
+				d.announce(n, due[i])
+			}
+		}
 	}
 }
 
@@ -508,8 +534,9 @@ func (d *Dispatcher) Replay(id string) (*Notification, error) {
 		return nil, err
 	}
 	d.mu.Lock()
-	d.enqueueLocked(n)
+	due := d.enqueueLocked(n)
 	d.mu.Unlock()
+	d.announce(n, due)
 	d.Wake()
 	return n, nil
 }

@@ -239,3 +239,48 @@ func TestSystemEventsGoToTheAddon(t *testing.T) {
 		t.Fatalf("a registered webhook got a system event")
 	}
 }
+
+// TestQueuedNotificationsAnnounced: a new notification and a replay are
+// announced on the bus (TopicQueued) as soon as they are queued, with the
+// earliest time they can go out, so a viewer shows them before any
+// attempt; a replay behind a failing notification waits for its retry.
+func TestQueuedNotificationsAnnounced(t *testing.T) {
+	g := newRig(t, Options{Attempts: 5, Backoff: time.Minute, Timeout: time.Second})
+	sub := g.bus.Subscribe(64)
+	defer sub.Close()
+	rc := newReceiver(t, 100)
+	g.register(t, "order:create", rc.srv.URL)
+	g.emit(t, sandbox.Event{EshopID: 1001, Kind: "order:create", Instance: "2025000001"})
+	next := func(topic string) bus.Delivery {
+		t.Helper()
+		deadline := time.After(5 * time.Second)
+		for {
+			select {
+			case m := <-sub.C():
+				if m.Topic == topic {
+					return m.Data.(bus.Delivery)
+				}
+			case <-deadline:
+				t.Fatalf("no %s message", topic)
+			}
+		}
+	}
+	now := g.clock.Now()
+	q := next(bus.TopicQueued)
+	if q.ID != "1" || q.Attempt != 1 || q.Event != "order:create" || q.Instance != "2025000001" || q.URL != rc.srv.URL ||
+		q.NextTry == nil || !q.NextTry.Equal(now) || q.Status != 0 || len(q.ReqBody) == 0 {
+		t.Fatalf("queued %+v", q)
+	}
+	a := next(bus.TopicDelivery)
+	if a.ID != "1" || a.Succeeded || a.NextTry == nil || !a.NextTry.Equal(now.Add(time.Minute)) {
+		t.Fatalf("first attempt %+v", a)
+	}
+	n, err := g.disp.Replay("1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := next(bus.TopicQueued)
+	if r.ID != strconv.Itoa(n.ID) || r.Attempt != 1 || r.NextTry == nil || !r.NextTry.Equal(now.Add(time.Minute)) {
+		t.Fatalf("replay queued %+v, want id %d due after the retry", r, n.ID)
+	}
+}

@@ -73,7 +73,7 @@ func newFaultRig(t *testing.T, events []string, fault FaultFunc) *faultRig {
 	g.disp = &Dispatcher{Store: st, Bus: b, Clock: clock, Headers: h, Faults: fault}
 	b.Hook(g.disp.Hook)
 	b.Hook(func(m bus.Message) {
-		if d, ok := m.Data.(bus.Delivery); ok {
+		if d, ok := m.Data.(bus.Delivery); ok && m.Topic == bus.TopicDelivery { // attempts, not queued notifications
 			g.mu.Lock()
 			g.deliv = append(g.deliv, d)
 			g.mu.Unlock()

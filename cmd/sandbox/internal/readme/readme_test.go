@@ -264,6 +264,7 @@ func errorCode(body []byte) string {
 func checkInboxDeliveries(t *testing.T, base string) {
 	var tr struct {
 		Events []struct {
+			Type     string
 			Delivery *struct {
 				URL, Event, Error string
 				Status            int
@@ -275,7 +276,7 @@ func checkInboxDeliveries(t *testing.T, base string) {
 	inbox := 0
 	for _, ev := range tr.Events {
 		d := ev.Delivery
-		if d == nil || !strings.Contains(d.URL, "/_sandbox/inbox/") {
+		if d == nil || ev.Type != "delivery" || !strings.Contains(d.URL, "/_sandbox/inbox/") { // attempts, not queued notifications
 			continue
 		}
 		inbox++
