@@ -48,6 +48,9 @@ var cs = Messages{
 	PaymentReceived:   "Vaši platbu jsme přijali, %s objednávku potvrzuje.",
 	PaymentNotOffered: "Platba online teď není k dispozici.",
 	PreviewNote:       "Toto je náhled stránky potvrzení objednávky; kód vložený do order-confirmed je zobrazen níže.",
+	PreviewTitle:      "Potvrzení objednávky: náhled",
+	Redirecting:       "Přesměrování",
+	Continue:          "Pokračovat",
 
 	PaymentThanks:   "Děkujeme za platbu",
 	PaymentWaiting:  "Děkujeme",

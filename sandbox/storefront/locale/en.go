@@ -48,6 +48,9 @@ var en = Messages{
 	PaymentReceived:   "Your payment was received; %s is confirming the order.",
 	PaymentNotOffered: "Online payment is not available at the moment.",
 	PreviewNote:       "This is a preview of the order-confirmed page; the code inserted at order-confirmed appears below.",
+	PreviewTitle:      "Order confirmed: a preview",
+	Redirecting:       "Redirecting",
+	Continue:          "Continue",
 
 	PaymentThanks:   "Thank you for your payment",
 	PaymentWaiting:  "Thank you",

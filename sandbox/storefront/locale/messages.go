@@ -58,6 +58,9 @@ type Messages struct {
 	PaymentReceived   string // %s: e-shop name
 	PaymentNotOffered string
 	PreviewNote       string
+	PreviewTitle      string
+	Redirecting       string
+	Continue          string
 
 	// The thank-you page.
 	PaymentThanks     string
