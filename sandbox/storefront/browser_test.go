@@ -377,8 +377,8 @@ func TestStorefrontInBrowser(t *testing.T) {
 		c.has("price", f.Text["product-price"], "Kč")
 		c.eq("variants", f.Variants, len(p.Get("variants").Array()))
 		c.has("description", f.Text["product-description"], strings.TrimSuffix(strings.TrimPrefix(strings.SplitN(p.Get("description").String(), "</p>", 2)[0], "<p>"), "."))
-		cut := api(t, s, "GET", "/api/eshop?include=imageCuts", nil).Get(`imageCuts.#(name=="` + storefront.ImageCut + `").cdnPath`).String() +
-			p.Get(`images.#(isMainImage==true).signedCdnNames.#(type=="` + storefront.ImageCut + `").name`).String()
+		cut := api(t, s, "GET", "/api/eshop?include=imageCuts", nil).Get(`imageCuts.#(name=="`+storefront.ImageCut+`").cdnPath`).String() +
+			p.Get(`images.#(isMainImage==true).signedCdnNames.#(type=="`+storefront.ImageCut+`").name`).String()
 		c.eq("product", f.Data["product.guid"], guid)
 		img, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('#product .product-image').dataset.imageUrl`))
 		c.ok("product picture: "+fmt.Sprint(err), err == nil && img == cut)
