@@ -15,6 +15,7 @@ package storefront
 import (
 	"bytes"
 	"embed"
+	"fmt"
 	"html/template"
 	"strconv"
 
@@ -113,6 +114,10 @@ func Render(tx *store.Tx, eshopID int, p Page) []byte {
 }
 
 func render(tx *store.Tx, eshopID int, p Page) ([]byte, error) {
+	tpl, ok := pageTemplates[p.kind]
+	if !ok {
+		return nil, fmt.Errorf("storefront: no page of kind %q", p.kind)
+	}
 	s, err := loadShop(tx, eshopID, p.eshopURL)
 	if err != nil {
 		return nil, err
@@ -128,7 +133,7 @@ func render(tx *store.Tx, eshopID int, p Page) ([]byte, error) {
 		d.Confirmed = template.HTML(Inserted(tx, eshopID, OrderConfirmed))
 	}
 	var buf bytes.Buffer
-	if err := pageTemplates[p.kind].ExecuteTemplate(&buf, "layout", d); err != nil {
+	if err := tpl.ExecuteTemplate(&buf, "layout", d); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

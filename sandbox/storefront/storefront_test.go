@@ -188,3 +188,50 @@ func TestThankYouFollowsPayment(t *testing.T) {
 		})
 	}
 }
+
+// TestRenderRefusesUnknownPage: a page that was never built renders an
+// error page, never a panic, and an unknown e-shop says so.
+func TestRenderRefusesUnknownPage(t *testing.T) {
+	st := shopStore(t)
+	if out := render1(t, st, 1, Page{}); !strings.Contains(out, `no page of kind &#34;&#34;`) {
+		t.Errorf("zero page: %s", out)
+	}
+	if out := render1(t, st, 77, Redirect("https://x.example/")); !strings.Contains(out, "77 does not exist") {
+		t.Errorf("unknown e-shop: %s", out)
+	}
+}
+
+// TestDeliveryAddress: the delivery address shows only when it differs
+// from the billing one.
+func TestDeliveryAddress(t *testing.T) {
+	st := shopStore(t)
+	other := map[string]any{}
+	for k, v := range order {
+		other[k] = v
+	}
+	other["deliveryAddress"] = map[string]any{"fullName": "Niamh Other", "street": "Quay", "houseNumber": "9", "city": "Galway", "zip": "H91"}
+	same := map[string]any{}
+	for k, v := range order {
+		same[k] = v
+	}
+	same["deliveryAddress"], same["addressesEqual"] = order["billingAddress"], true
+	for _, tc := range []struct {
+		o    map[string]any
+		want bool
+	}{{other, true}, {same, false}, {order, false}} {
+		out := render1(t, st, 1, ConfirmedPage(Confirmed{Order: tc.o}))
+		if got := strings.Contains(out, `id="delivery-address"`); got != tc.want || tc.want && !strings.Contains(out, "<div>Niamh Other</div>") {
+			t.Errorf("delivery address shown %v, want %v", got, tc.want)
+		}
+	}
+}
+
+func TestQuantity(t *testing.T) {
+	for _, tc := range []struct{ amount, unit, sep, want string }{
+		{"2.000", "ks", ",", "2\u00a0ks"}, {"1.500", "kg", ",", "1,5\u00a0kg"}, {"0.250", "", ".", "0.25"}, {"x", "ks", ",", "x ks"},
+	} {
+		if got := quantity(tc.amount, tc.unit, tc.sep); got != tc.want {
+			t.Errorf("quantity(%q, %q) = %q, want %q", tc.amount, tc.unit, got, tc.want)
+		}
+	}
+}
