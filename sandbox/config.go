@@ -35,11 +35,22 @@ type Config struct {
 	BodyTimeout time.Duration // how long a request body may take to arrive (408 after)
 	IdleTimeout time.Duration // how long an idle keep-alive connection is kept open
 
+	// PaymentStatusWithin is how long (sandbox clock) the contract report
+	// gives an add-on, after it stored a payment result, to set the order
+	// status the e-shop maps that result to (and, after it marked an order
+	// paid online, to store the paid result); 0 means
+	// DefaultPaymentStatusWithin.
+	PaymentStatusWithin time.Duration
+
 	// Scenario is a scenario file's content (YAML) whose faults apply while
 	// serving (`sandbox up --scenario`, `sandbox test`); nil for none.
 	// ScenarioName names it in messages (the file path).
 	Scenario     []byte
 	ScenarioName string
+	// ChaosRate is the share of the add-on's API calls that get a platform
+	// fault (`--chaos`, 0 for none); ChaosSeed seeds the draw (0: Seed).
+	ChaosRate float64
+	ChaosSeed uint64
 	// Version is the build's version (main.version, stamped by the linker); "dev" when unknown.
 	Version string
 }
@@ -51,6 +62,12 @@ const (
 	DefaultWebhookBackoff  = 10 * time.Second
 	DefaultWebhookTimeout  = 10 * time.Second
 )
+
+// DefaultPaymentStatusWithin is the contract report's default time
+// between the two calls of payment flow step 6 (the payment result and
+// the order status). An add-on makes both while the buyer waits on its
+// gateway, so a minute is generous.
+const DefaultPaymentStatusWithin = time.Minute
 
 // Connection defaults: a stalled body or an idle keep-alive connection
 // never holds a connection (and a file descriptor) for long.

@@ -1,7 +1,8 @@
 // Command example-addon is a small but real add-on for the e-shop
 // management API: it performs the install handshake, keeps its OAuth
-// token, refreshes API tokens on expired-token, verifies signed webhooks
-// and backs off on 423 and 429. Run it next to the sandbox:
+// token, refreshes API tokens on expired-token, verifies signed webhooks,
+// backs off on 423 and 429, and serves as a test payment gateway (the
+// payment result and the order status, both). Run it next to the sandbox:
 //
 //	go run ./cmd/sandbox up                          # terminal 1
 //	go run ./cmd/example-addon --install 1001        # terminal 2

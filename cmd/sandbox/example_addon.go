@@ -22,7 +22,9 @@ func newExampleAddonCmd() *cobra.Command {
 		Short: "Run the example add-on (the same code as cmd/example-addon)",
 		Long: `Run the example add-on: a small but real add-on that performs the install
 handshake, keeps its OAuth token, refreshes API tokens on expired-token,
-verifies signed webhooks and backs off on 423 and 429. It is the same code
+verifies signed webhooks, backs off on 423 and 429, and serves as a test
+payment gateway (it stores the payment result and sets the order status,
+both calls of the payment flow's step 6). It is the same code
 as cmd/example-addon (package cmd/example-addon/addon, meant to be read).
 
 It finds the sandbox like every client: --sandbox, else SANDBOX_URL, else

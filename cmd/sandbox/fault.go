@@ -21,7 +21,7 @@ func newFaultCmd() *cobra.Command {
 		Use:   "fault",
 		Short: "Add, list and clear faults of a running sandbox",
 		Long: `Faults make the running sandbox misbehave on purpose while your add-on runs:
-answer an error (429 with Retry-After, 401 expired-token, 503, ...), answer
+answer an error (429 with a full bucket's Retry-After, 401 expired-token, 503, ...), answer
 late, close the connection, expire a token, hold a write lock, fill the rate
 bucket, open a maintenance window, fail a job, or break webhook deliveries.
 They act on every matching call, the add-on's own included, and the traffic
@@ -198,7 +198,7 @@ for standard input) instead. The answer names the fault's id, for
 	f.IntVar(&ff.status, "status", 0, "action: answer this status with the spec's error envelope (400 401 403 404 409 413 422 423 429 500 503)")
 	f.StringVar(&ff.errorCode, "error-code", "", "with --status: the errorCode (default per status: 401 expired-token, 429 too-many-connections, ...)")
 	f.StringVar(&ff.message, "message", "", "with --status: the message")
-	f.DurationVar(&ff.retryAfter, "retry-after", 0, "with --status: send Retry-After this far ahead (429 defaults to 30s)")
+	f.DurationVar(&ff.retryAfter, "retry-after", 0, "with --status 429: hold the caller's rate bucket full this long (rate-limit-exceeded, Retry-After this far ahead)")
 	f.DurationVar(&ff.latency, "latency", 0, "action: answer this much later")
 	f.BoolVar(&ff.close, "close", false, "action: close the connection without an answer")
 	f.IntVar(&ff.expireAfter, "expire-token-after", 0, "action: the call's token works for this many matching calls, then expires")

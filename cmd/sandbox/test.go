@@ -9,10 +9,12 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/eshop-sandbox/sandbox/cmd/sandbox/internal/runner"
+	"github.com/eshop-sandbox/sandbox/sandbox"
 )
 
 func newTestCmd() *cobra.Command {
@@ -21,6 +23,9 @@ func newTestCmd() *cobra.Command {
 		vars  []string
 		logs  bool
 		count int
+		chaos chaosFlags // --chaos, --seed (chaos.go)
+		// --payment-status-within
+		paymentWithin time.Duration
 	)
 	cmd := &cobra.Command{
 		Use:   "test FILE|DIR...",
@@ -63,7 +68,14 @@ an add-on passes every time (a race that fails one run in ten shows up).`,
 			if count < 1 {
 				return usageError(cmd, "--count %d: give 1 or more runs per scenario", count)
 			}
-			opts := runner.Options{Vars: given, Version: buildVersion()}
+			if paymentWithin <= 0 {
+				return usageError(cmd, "--payment-status-within %v: give a time above 0", paymentWithin)
+			}
+			opts := runner.Options{Vars: given, Version: buildVersion(), PaymentStatusWithin: paymentWithin}
+			if opts.ChaosRate, opts.ChaosSeed, err = chaos.parse(); err != nil {
+				return usageError(cmd, "%v", err)
+			}
+			printChaos(cmd.OutOrStdout(), opts.ChaosRate, opts.ChaosSeed)
 			if exe, err := os.Executable(); err == nil {
 				opts.Program = exe
 			}
@@ -114,7 +126,9 @@ an add-on passes every time (a race that fails one run in ten shows up).`,
 	f.StringVar(&junit, "junit", "", "write JUnit XML to this file"+envHelp("junit"))
 	f.StringArrayVar(&vars, "var", nil, "NAME=VALUE for ${NAME} in the scenarios' add-on command, url, dir and env (repeatable)")
 	f.BoolVar(&logs, "sandbox-log", false, "show the sandboxes' warnings and errors on stderr")
+	chaos.add(f)
 	f.IntVar(&count, "count", 1, "run each scenario this many times, each on a fresh sandbox"+envHelp("count"))
+	f.DurationVar(&paymentWithin, "payment-status-within", sandbox.DefaultPaymentStatusWithin, "contract report: how long (sandbox clock) an add-on has between the payment result and the matching order status call"+envHelp("payment-status-within"))
 	return cmd
 }
 

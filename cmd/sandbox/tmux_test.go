@@ -64,9 +64,11 @@ func testUpInTmux(t *testing.T, tmux, bin string) {
 		"the 80x24 layout again (no fault column)")
 	term.keys("Enter") // detail of the selected (newest) call
 	screen = term.waitFor("request id "+sent[2], "the detail pane of the last call")
-	if !strings.Contains(screen, "404 Not Found") || !strings.Contains(screen, "X-Request-ID: "+sent[2]) {
+	if !strings.Contains(screen, "404 Not Found") || !strings.Contains(screen, "Date: ") {
 		t.Fatalf("detail pane:\n%s", screen)
 	}
+	term.keys("Down", "Down", "Down") // the last response headers are below the fold at 24 rows
+	term.waitFor("X-Request-ID: "+sent[2], "the answer's request id header in the detail pane")
 	term.keys("Escape")
 	term.waitFor("? help", "the list again")
 	term.keys("q")

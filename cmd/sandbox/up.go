@@ -33,6 +33,8 @@ func newUpCmd() *cobra.Command {
 	var webhookBackoff, webhookTimeout time.Duration // --webhook-backoff, --webhook-timeout
 	var publicURL string                             // --public-url
 	var bodyTimeout, idleTimeout time.Duration       // --body-timeout, --idle-timeout
+	var chaos chaosFlags                             // --chaos, --seed (chaos.go)
+	var paymentWithin time.Duration                  // --payment-status-within
 	cmd := &cobra.Command{
 		Use:   "up",
 		Short: "Serve the sandbox API",
@@ -71,6 +73,10 @@ file is closed).`,
 			if bodyTimeout <= 0 || idleTimeout <= 0 {
 				return fail(cmd, "--body-timeout and --idle-timeout must be above 0")
 			}
+			if paymentWithin <= 0 {
+				return fail(cmd, "--payment-status-within must be above 0")
+			}
+			cfg.PaymentStatusWithin = paymentWithin
 			if webhookAttempts < 1 || webhookBackoff <= 0 || webhookTimeout <= 0 {
 				return fail(cmd, "--webhook-attempts must be at least 1 and --webhook-backoff, --webhook-timeout above 0")
 			}
@@ -92,6 +98,10 @@ file is closed).`,
 				cfg.Fixtures, cfg.FixturesName = os.DirFS(fixturesDir), fixturesDir
 			}
 			cfg.TrafficHistory = trafficHistory
+			var err error
+			if cfg.ChaosRate, cfg.ChaosSeed, err = chaos.parse(); err != nil {
+				return usageError(cmd, "%v", err)
+			}
 			if scenarioFile != "" { // scenario.go
 				raw, err := loadScenario(scenarioFile)
 				if err != nil {
@@ -120,6 +130,7 @@ file is closed).`,
 			} else {
 				printBanner(cmd.OutOrStdout(), a)
 				printScenario(cmd.OutOrStdout(), scenarioFile, cfg.Scenario) // scenario.go
+				printChaos(cmd.OutOrStdout(), cfg.ChaosRate, cfg.ChaosSeed)
 			}
 			select {
 			case <-ctx.Done():
@@ -150,11 +161,13 @@ file is closed).`,
 	f.StringVar(&scenarioFile, "scenario", "", "scenario file whose faults apply while serving (see sandbox scenario examples)"+envHelp("scenario"))
 	f.StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn, error"+envHelp("log-level"))
 	f.StringVar(&publicURL, "public-url", "", "URL clients reach the sandbox at when it runs behind a container port or a proxy (e.g. http://sandbox:8080); its host name is then answered too"+envHelp("public-url"))
+	chaos.add(f)
 	f.DurationVar(&bodyTimeout, "body-timeout", sandbox.DefaultBodyTimeout, "how long a request body may take to arrive; a stalled one answers 408 and the connection closes"+envHelp("body-timeout"))
 	f.DurationVar(&idleTimeout, "idle-timeout", sandbox.DefaultIdleTimeout, "how long an idle keep-alive connection stays open"+envHelp("idle-timeout"))
 	f.IntVar(&webhookAttempts, "webhook-attempts", sandbox.DefaultWebhookAttempts, "attempts per webhook notification, the first included"+envHelp("webhook-attempts"))
 	f.DurationVar(&webhookBackoff, "webhook-backoff", sandbox.DefaultWebhookBackoff, "delay before the first webhook retry; doubles after each failure (sandbox clock)"+envHelp("webhook-backoff"))
 	f.DurationVar(&webhookTimeout, "webhook-timeout", sandbox.DefaultWebhookTimeout, "how long one webhook attempt waits for the receiver"+envHelp("webhook-timeout"))
+	f.DurationVar(&paymentWithin, "payment-status-within", sandbox.DefaultPaymentStatusWithin, "contract report: how long (sandbox clock) an add-on has, after storing a payment result, to set the matching order status, and after marking an order paid online, to store the paid result"+envHelp("payment-status-within"))
 	mustComplete(cmd, "sync", completeWords("always", "every-second", "never"))
 	mustComplete(cmd, "limits", completeWords("on", "off"))
 	mustComplete(cmd, "log-level", completeWords("debug", "info", "warn", "error"))

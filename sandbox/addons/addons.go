@@ -25,7 +25,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -125,28 +124,8 @@ func eshopOf(r *api.Request) int {
 	return id
 }
 
-// readBody reads an optional JSON object body: nil when empty, a 422
-// naming the problem when it is not a JSON object.
-func readBody(r *api.Request) ([]byte, error) {
-	raw, err := io.ReadAll(io.LimitReader(r.Request.Body, 1<<20))
-	if err != nil {
-		return nil, sandbox.Unprocessable(sandbox.CodeInvalidJSON, "body", "The request body could not be read: %v.", err)
-	}
-	if len(bytes.TrimSpace(raw)) == 0 {
-		return nil, nil
-	}
-	v, err := api.DecodeJSON(raw)
-	if err != nil {
-		return nil, err
-	}
-	if _, ok := v.(map[string]any); !ok {
-		return nil, sandbox.Unprocessable(sandbox.CodeSchemaMismatch, "body", "The request body must be a JSON object.")
-	}
-	return raw, nil
-}
-
-// decodeStrict decodes raw into v, refusing unknown fields with a 422
-// naming the field.
+// decodeStrict decodes one item of a body already parsed (an endpoint
+// entry) into v, refusing unknown fields with a 422 naming the field.
 func decodeStrict(raw []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()

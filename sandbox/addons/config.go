@@ -168,16 +168,13 @@ type wantedEndpoint struct {
 }
 
 func (s *Service) put(r *api.Request) (any, error) {
-	raw, err := readBody(r)
+	var c Config
+	present, err := r.DecodeBody(&c)
 	if err != nil {
 		return nil, err
 	}
-	if raw == nil {
+	if !present {
 		return nil, sandbox.Unprocessable(sandbox.CodeInvalidJSON, "body", `Send the add-on's configuration, e.g. {"installUrl": "http://127.0.0.1:9090/install", "endpoints": ["GetListOfOrders"]}.`)
-	}
-	var c Config
-	if err := decodeStrict(raw, &c); err != nil {
-		return nil, err
 	}
 	v, created, err := s.Configure(eshopOf(r), r.Var("name"), c)
 	if err != nil {

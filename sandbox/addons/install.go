@@ -284,17 +284,11 @@ func (s *Service) addonForInstall(tx *store.Tx, eshopID int, name string) (*auth
 
 // install serves POST /_sandbox/eshops/{id}/install {"addon": "<name>"}.
 func (s *Service) install(r *api.Request) (any, error) {
-	raw, err := readBody(r)
-	if err != nil {
-		return nil, err
-	}
 	var body struct {
 		Addon string `json:"addon"`
 	}
-	if raw != nil {
-		if err := decodeStrict(raw, &body); err != nil {
-			return nil, err
-		}
+	if _, err := r.DecodeBody(&body); err != nil {
+		return nil, err
 	}
 	if body.Addon == "" {
 		return nil, sandbox.Unprocessable(sandbox.CodeSchemaMismatch, "addon", `Name the add-on to install: {"addon": "example-addon"}.`)

@@ -178,17 +178,11 @@ func listOrNone(l []string) string {
 // {"endpoints": ["CreateOrder"]}; without one every pending change is
 // approved.
 func (s *Service) approve(r *api.Request) (any, error) {
-	raw, err := readBody(r)
-	if err != nil {
-		return nil, err
-	}
 	var body struct {
 		Endpoints []string `json:"endpoints"`
 	}
-	if raw != nil {
-		if err := decodeStrict(raw, &body); err != nil {
-			return nil, err
-		}
+	if _, err := r.DecodeBody(&body); err != nil {
+		return nil, err
 	}
 	return s.Approve(eshopOf(r), r.Var("name"), body.Endpoints)
 }

@@ -9,8 +9,8 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/auth"
 )
 
-// endpoint is the last step of the pipeline: content type, token and
-// rights, then the route's handler, then the envelope.
+// endpoint is the last step of the pipeline: content type, token, rights
+// and the e-shop's modules, then the route's handler, then the envelope.
 func (s *Server) endpoint(w http.ResponseWriter, r *http.Request) {
 	c := CallOf(r)
 	rt := c.Route()
@@ -38,6 +38,12 @@ func (s *Server) endpoint(w http.ResponseWriter, r *http.Request) {
 		}
 		req.Principal, req.Eshop = p, p.EshopID()
 		c.Eshop, c.TokenKind = req.Eshop, p.Kind()
+		if rt.Module != "" && s.modules != nil {
+			if err := s.modules.RequireModule(req.Eshop, rt.Module, rt.Operation); err != nil {
+				s.writeError(w, r, err)
+				return
+			}
+		}
 	}
 	out, err := rt.Handler(req)
 	if err != nil {
@@ -56,6 +62,9 @@ func (s *Server) writeResult(w http.ResponseWriter, r *http.Request, out any) {
 		}
 		if v.ContentType != "" {
 			w.Header().Set("Content-Type", v.ContentType)
+		}
+		for k, vs := range v.Header {
+			w.Header()[k] = vs
 		}
 		w.WriteHeader(status)
 		_, _ = w.Write(v.Body)

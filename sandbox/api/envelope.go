@@ -53,11 +53,14 @@ type Result struct {
 	Errors []ErrorItem
 }
 
-// Raw is a non-JSON response (PDF, ISDOC, HTML).
+// Raw is a non-JSON response (PDF, ISDOC, HTML, an image, a redirect).
 type Raw struct {
 	Status      int
 	ContentType string
 	Body        []byte
+	// Header holds further headers of the answer (Location,
+	// Cache-Control, ...), keys in canonical form.
+	Header http.Header
 }
 
 // statusFor is the one place where error kinds become HTTP statuses.

@@ -27,6 +27,10 @@ type Route struct {
 	// AnyToken routes need a valid token but no right: every caller may
 	// ask which endpoints it may call (GET /api/system/endpoints).
 	AnyToken bool
+	// Module is the e-shop module the endpoint needs ("" for none): a
+	// caller whose e-shop lacks it gets 403 (spec, private tokens rule 4).
+	// sandbox/system's module table declares it for every operation.
+	Module string
 	// Summary is a one-line description shown by the GET /_sandbox/ index
 	// and the control plane's OpenAPI.
 	Summary string

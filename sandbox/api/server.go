@@ -17,12 +17,21 @@ type Authenticator interface {
 	Identify(token string, private bool) auth.Identity
 }
 
+// ModuleGate refuses a call whose e-shop lacks the module its endpoint
+// needs (sandbox/eshop implements it): nil, or the 403 to answer.
+type ModuleGate interface {
+	RequireModule(eshop int, module, operation string) error
+}
+
 // Options configure a Server.
 type Options struct {
 	Headers sandbox.Headers
 	IDs     *sandbox.IDs
 	Log     *slog.Logger
 	Auth    Authenticator
+	// Modules checks the e-shop's modules for routes that need one; nil
+	// lets every call through.
+	Modules ModuleGate
 	// Decorators wrap the pipeline at their stages (traffic recorder,
 	// limits, scripted faults); at one stage, earlier ones wrap later ones.
 	Decorators []Decorator
@@ -35,11 +44,16 @@ type Options struct {
 	// BodyTimeout bounds how long a request body may take to arrive once
 	// its headers have; 0 means DefaultBodyTimeout.
 	BodyTimeout time.Duration
+	// Clock dates every answer (the Date header), so that Date and the
+	// Retry-After of a full rate bucket come from one clock and their
+	// difference is the wait, however far the sandbox clock was moved.
+	// nil leaves Date to net/http (the wall clock).
+	Clock *sandbox.Clock
 }
 
 // Server is the HTTP side of the sandbox: one pipeline every request takes.
 //
-//	request id, header size, recover
+//	request id, Date (sandbox clock), header size, recover
 //	resolve: route (operation, path variables, area) and token headers -> Call in the context
 //	host check                          (Hosts)
 //	StageObserve decorators             (traffic recorder)
@@ -47,15 +61,17 @@ type Options struct {
 //	StageAdmit decorators               (connection counts, rate bucket, maintenance)
 //	read the body                       (MaxBodyBytes, BodyTimeout)
 //	StageProcess decorators             (write lock, deprecation headers, scripted faults)
-//	endpoint                            (content type, token and rights, handler, envelope)
+//	endpoint                            (content type, token, rights and modules, handler, envelope)
 type Server struct {
 	match       *matcher
 	headers     sandbox.Headers
 	ids         *sandbox.IDs
 	log         *slog.Logger
 	auth        Authenticator
+	modules     ModuleGate
 	hosts       *Hosts
 	bodyTimeout time.Duration
+	clock       *sandbox.Clock
 	chain       http.Handler
 	steps       []Step
 	routes      map[string]*Route
@@ -80,8 +96,8 @@ func NewServer(opts Options) *Server {
 	if opts.BodyTimeout <= 0 {
 		opts.BodyTimeout = DefaultBodyTimeout
 	}
-	s := &Server{match: newMatcher(), headers: opts.Headers, ids: opts.IDs, log: opts.Log, auth: opts.Auth,
-		hosts: opts.Hosts, bodyTimeout: opts.BodyTimeout, routes: map[string]*Route{}, requestSchema: opts.RequestSchema}
+	s := &Server{match: newMatcher(), headers: opts.Headers, ids: opts.IDs, log: opts.Log, auth: opts.Auth, modules: opts.Modules,
+		hosts: opts.Hosts, bodyTimeout: opts.BodyTimeout, clock: opts.Clock, routes: map[string]*Route{}, requestSchema: opts.RequestSchema}
 	s.chain = s.pipeline(opts.Decorators)
 	return s
 }
@@ -91,6 +107,9 @@ func NewServer(opts Options) *Server {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c := &Call{RequestID: s.ids.UUID(), srv: s}
 	SetExact(w.Header(), "X-Request-ID", c.RequestID)
+	if s.clock != nil {
+		w.Header()["Date"] = []string{s.clock.Now().UTC().Format(http.TimeFormat)}
+	}
 	r = WithCall(r, c)
 	defer s.recoverPanic(w, r)
 	if n := headerBytes(r); n > MaxHeaderBytes {

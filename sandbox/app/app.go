@@ -94,6 +94,9 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 		return nil, fmt.Errorf("catalogue: %w", err)
 	}
 	a.Catalogue = system.NewCatalogue(cat)
+	if err := a.Catalogue.CheckModules(); err != nil {
+		return nil, err
+	}
 	reg, err := registry.New(registry.Rows())
 	if err != nil {
 		return nil, err
@@ -152,10 +155,12 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 		IDs:           ids,
 		Log:           log,
 		Auth:          &auth.Authenticator{Store: a.Store, Headers: headers},
+		Modules:       &eshop.Gate{Store: a.Store},
 		RequestSchema: a.Schemas.Request,
 		Decorators:    decorators,
 		Hosts:         hosts,
 		BodyTimeout:   cfg.BodyTimeout,
+		Clock:         clock,
 	})
 	if err := own.check(reg); err != nil {
 		return nil, err
@@ -235,8 +240,9 @@ func (a *App) routes(handlers map[string]api.HandlerFunc, aliases map[string][]a
 			continue
 		}
 		delete(handlers, e.Operation)
+		module, _ := a.Catalogue.ModuleOf(e.Operation)
 		routes = append(routes, api.Route{Operation: e.Operation, Method: e.Method, Path: e.Path, Group: e.Group, Handler: h,
-			AnyToken: e.Operation == system.ListEndpointsOperation, Aliases: aliases[e.Operation]})
+			AnyToken: e.Operation == system.ListEndpointsOperation, Module: module, Aliases: aliases[e.Operation]})
 		delete(aliases, e.Operation)
 	}
 	for op := range aliases {

@@ -91,12 +91,12 @@ func TestControlPlaneRefusesCrossSiteChanges(t *testing.T) {
 	if r := s.Do(sandboxtest.Call{Method: "POST", Path: "/api/brands", PrivateToken: f.FullToken, Body: `{"data":{"name":"Cross Site Probe"}}`}); r.Status != 201 {
 		t.Fatalf("create brand: %d %s", r.Status, r.Body)
 	}
-	clock := func() string {
+	clock := func() string { // its offset from the wall clock: a refused move leaves it at 0s
 		var c struct {
-			Now string `json:"now"`
+			Offset string `json:"offset"`
 		}
 		s.Do(sandboxtest.Call{Path: "/_sandbox/clock"}).Data(t, &c)
-		return c.Now
+		return c.Offset
 	}
 	before := clock()
 	own := s.URL

@@ -6,6 +6,7 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/files"
+	"github.com/eshop-sandbox/sandbox/sandbox/images"
 	"github.com/eshop-sandbox/sandbox/sandbox/inbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/jobs"
 	"github.com/eshop-sandbox/sandbox/sandbox/templates"
@@ -40,7 +41,11 @@ func webhooksModule(d *Deps) (*Module, error) {
 	}
 	d.Bus.Hook(disp.Hook)
 	d.Webhooks = disp
-	svc := &webhooks.Service{Store: d.Store, IDs: d.IDs, Catalogue: webhooks.NewCatalogue(cat.Events), Dispatcher: disp, Egress: d.Egress}
+	events := webhooks.NewCatalogue(cat.Events)
+	if err := events.CheckAliases(); err != nil {
+		return nil, err
+	}
+	svc := &webhooks.Service{Store: d.Store, IDs: d.IDs, Catalogue: events, Dispatcher: disp, Egress: d.Egress}
 	return &Module{Name: "webhooks", Handlers: svc.Handlers(), Control: svc.Routes(),
 		Start:      func(context.Context) error { return disp.Start() },
 		Stop:       disp.Stop,
@@ -61,6 +66,15 @@ func inboxModule(d *Deps) (*Module, error) {
 		Bases: func() []string { return []string{d.Site.BaseURL, d.ListenURL()} }}
 	d.Inbox = b
 	return &Module{Name: "inbox", Control: b.Routes(), AfterReset: func() error { b.Reset(); return nil }}, nil
+}
+
+// imagesModule serves the product images at the cut addresses the API
+// gives, checking at start (and after a reset) that it can serve every
+// e-shop's cuts.
+func imagesModule(d *Deps) (*Module, error) {
+	svc := &images.Service{Store: d.Store}
+	return &Module{Name: "images", Eshop: svc.Routes(),
+		Start: func(context.Context) error { return svc.Check() }, AfterReset: svc.Check}, nil
 }
 
 func filesModule(d *Deps) (*Module, error) {

@@ -36,7 +36,8 @@ var modules = []ModuleFunc{
 			return nil, err
 		}
 		return &Module{Name: "surface", Handlers: s.Handlers(), Part: s.Part, Aliases: put, Start: s.Start, AfterReset: s.Backfill,
-			Control: []api.Route{openapi.Route(func() string { return d.Site.BaseURL }, d.Headers, s.Status)}}, nil
+			Control: []api.Route{openapi.Route(func() string { return d.Site.BaseURL },
+				openapi.Options{Headers: d.Headers, Status: s.Status, Module: func(op string) string { m, _ := d.Catalogue.ModuleOf(op); return m }})}}, nil
 	},
 	func(d *Deps) (*Module, error) {
 		return &Module{Name: "system", Handlers: d.Catalogue.Handlers()}, nil
@@ -44,13 +45,14 @@ var modules = []ModuleFunc{
 	func(d *Deps) (*Module, error) {
 		return &Module{Name: "eshop", Handlers: eshop.Handlers(d.Store, d.Site)}, nil
 	},
-	clockModule, inboxModule, webhooksModule, jobsModule, filesModule, templatesModule, // events.go
+	clockModule, inboxModule, webhooksModule, jobsModule, filesModule, imagesModule, templatesModule, // events.go
 	func(d *Deps) (*Module, error) { // add-ons: OAuth server at {eshop_url}, install handshake, life cycle
 		s := addons.New(addons.Deps{Store: d.Store, Site: d.Site, IDs: d.IDs, Bus: d.Bus, Resolve: d.Catalogue.Resolve, Operations: d.Catalogue.Operations, Log: d.Log, Egress: d.Egress})
 		return &Module{Name: "addons", Control: s.ControlRoutes(), Eshop: s.EshopRoutes(), Stop: s.Stop}, nil
 	},
 	func(d *Deps) (*Module, error) { // orders, documents, stock, e-mail outbox and the payment-gateway flow with the buyer's pages
 		o := orders.New(d.Store, d.Site, d.IDs, d.Schemas)
+		o.Bus = d.Bus // payment-flow steps for the contract report
 		p := payments.New(o)
 		h := o.Handlers()
 		maps.Copy(h, p.Handlers())

@@ -26,6 +26,17 @@ func scenarioModule(d *Deps) (*Module, error) {
 		deps.ArmJob = func(eshop int, mode string) { d.Jobs.Arm(jobs.Fault{Eshop: eshop, Mode: mode}) }
 	}
 	e := scenario.NewEngine(deps, sc)
+	if d.Config.ChaosRate != 0 {
+		seed := d.Config.ChaosSeed
+		if seed == 0 {
+			seed = d.Config.Seed
+		}
+		ch, err := scenario.NewChaos(d.Config.ChaosRate, seed)
+		if err != nil {
+			return nil, err
+		}
+		e.SetChaos(ch)
+	}
 	if d.Webhooks != nil {
 		d.Webhooks.Faults = func(a webhooks.AttemptInfo) webhooks.AttemptFault {
 			act := e.WebhookFault(a.Eshop, a.Event, "delivery "+strconv.Itoa(a.Notification))
@@ -47,6 +58,7 @@ func scenarioModule(d *Deps) (*Module, error) {
 	}
 	rp := scenario.NewReport(d.Headers, func(op string) bool { return async[op] })
 	rp.SkipPaging(func(op string) bool { return unpaged[op] })
+	rp.WatchPayments(d.Clock.Now, d.Config.PaymentStatusWithin)
 	d.Bus.Hook(rp.Hook)
 	return &Module{Name: "scenario", Decorators: []api.Decorator{e.Decorator()}, Control: scenario.Routes(e, rp),
 		AfterReset: func() error { e.Reset(); return nil }}, nil

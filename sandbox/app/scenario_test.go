@@ -24,17 +24,17 @@ func TestScenarioFaultsThroughTheSandbox(t *testing.T) {
 faults:
   - name: orders-down
     match: {operation: GetListOfOrders, tokenKind: addon, nth: 1}
-    respond: {status: 503, retryAfter: 1m}
+    respond: {status: 429, retryAfter: 1m}
   - name: by-name
     trigger: header
     respond: {status: 409}
 `)})
 	r := s.Do(sandboxtest.Call{Path: "/api/orders", AccessToken: f.AddonToken})
-	if r.Status != 503 || r.Env.Errors[0].ErrorCode != "maintenance" || r.Header.Get("Retry-After") == "" || r.Header.Get("X-RateLimit-Bucket-Filling") == "" {
+	if r.Status != 429 || r.Env.Errors[0].ErrorCode != "rate-limit-exceeded" || r.Header.Get("Retry-After") == "" || r.Header.Get("X-RateLimit-Bucket-Filling") != "1000000/1000000" {
 		t.Fatalf("faulted call: %d %s %v", r.Status, r.Body, r.Header)
 	}
-	if r := s.Do(sandboxtest.Call{Path: "/api/orders", AccessToken: f.AddonToken}); r.Status != 200 {
-		t.Fatalf("second call (Retry-After ignored on purpose): %d", r.Status)
+	if r := s.Do(sandboxtest.Call{Path: "/api/orders", AccessToken: f.AddonToken}); r.Status != 429 {
+		t.Fatalf("second call (Retry-After ignored on purpose), refused by the bucket held full: %d", r.Status)
 	}
 	if r := s.Do(sandboxtest.Call{Path: "/api/orders", PrivateToken: f.FullToken, Header: map[string]string{s.Headers.SandboxFault: "by-name"}}); r.Status != 409 {
 		t.Fatalf("header fault: %d", r.Status)
@@ -151,7 +151,7 @@ faults:
 	if got := report(); len(got) != 0 {
 		t.Fatalf("the call in flight when the 429 was answered is a finding: %v", got)
 	}
-	if st := get(refusedConn, "/api/orders"); st != 200 { // sent after the 429, long before its date
+	if st := get(refusedConn, "/api/orders"); st != 429 { // sent after the 429, long before its date: the bucket is still full
 		t.Fatalf("the early retry: %d", st)
 	}
 	if got := report(); len(got) != 1 || got[0] != "ignored-retry-after /api/orders" {
@@ -184,6 +184,9 @@ func TestRuntimeFaultsThroughTheControlPlane(t *testing.T) {
 		t.Fatalf("the add-on's call: %d %v", r.Status, r.Header)
 	}
 	faultedID := r.Env.Metadata.RequestID
+	// The 429 held the add-on's bucket full for its retryAfter: past it,
+	// the fault, done after one call, acts no more.
+	s.Do(sandboxtest.Call{Method: "POST", Path: "/_sandbox/clock", Body: map[string]any{"advance": "2s"}})
 	if r := s.Do(sandboxtest.Call{Path: "/api/orders", AccessToken: f.AddonToken}); r.Status != 200 {
 		t.Fatalf("times: 1 acts once: %d", r.Status)
 	}

@@ -25,6 +25,7 @@ const (
 	TopicJob      = "job"      // a job changed state
 	TopicFault    = "fault"    // a scripted fault was applied
 	TopicClock    = "clock"    // the sandbox clock was moved
+	TopicPayment  = "payment"  // a payment result was stored or an order status set by a call; Data is a *PaymentStep
 )
 
 // Message is one item on the bus.

@@ -82,3 +82,38 @@ type ClockMove struct {
 	Now    time.Time     `json:"now"`
 	Offset time.Duration `json:"offset"`
 }
+
+// Kinds of PaymentStep.
+const (
+	PaymentResult = "result" // PATCH /api/payment-status/{paymentCode} stored a result
+	PaymentStatus = "status" // a status call set an order's status (single or bulk)
+)
+
+// PaymentStep is the TopicPayment payload: one committed step of the
+// payment-gateway flow (spec: payment flow step 6), as the contract report
+// pairs them. The payments and orders packages publish it after the
+// change is committed, with what the store knew inside that transaction.
+type PaymentStep struct {
+	Kind        string `json:"kind"` // PaymentResult or PaymentStatus
+	Eshop       int    `json:"eshop"`
+	Order       string `json:"order"`                 // the order's code
+	PaymentCode string `json:"paymentCode,omitempty"` // PaymentResult: the one-time code
+	Result      string `json:"result,omitempty"`      // PaymentResult: paid, failed, ...
+	StatusID    int    `json:"statusId"`              // PaymentResult: the status the e-shop maps the result to; PaymentStatus: the status set
+	StatusName  string `json:"statusName,omitempty"`
+	// StatusDue (PaymentResult): the order's status differs from the
+	// mapped one and the order is neither canceled nor already paid, so a
+	// status call is due.
+	StatusDue bool `json:"statusDue,omitempty"`
+	// MarksPaid (PaymentStatus): the call marks an order paid online (a
+	// status with markAsPaid, or paid true) while none of its payments has
+	// the result paid.
+	MarksPaid bool      `json:"marksPaid,omitempty"`
+	Time      time.Time `json:"time"` // sandbox clock
+	RequestID string    `json:"requestId,omitempty"`
+	TokenKind string    `json:"tokenKind,omitempty"`
+	Method    string    `json:"method,omitempty"`
+	Path      string    `json:"path,omitempty"`
+	Operation string    `json:"operation,omitempty"`
+	Agent     string    `json:"-"` // the call's User-Agent (the report skips the scenario runner's)
+}

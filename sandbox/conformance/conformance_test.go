@@ -42,6 +42,11 @@ func TestEveryEndpointConforms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	rs, err := loadRaw()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pres := newPresence(rs)
 	table := buildTable(f, receiver.URL)
 	byGroup := map[string][]schemas.Endpoint{}
 	for _, ep := range cat.Endpoints {
@@ -73,7 +78,7 @@ func TestEveryEndpointConforms(t *testing.T) {
 			return phase(table[eps[i].Operation], eps[i]) < phase(table[eps[j].Operation], eps[j])
 		})
 		for _, ep := range eps {
-			why := c.run(table[ep.Operation], ep, documentedStatus(reg, ep))
+			why := c.run(table[ep.Operation], ep, documentedStatus(reg, ep), pres)
 			if why == "" {
 				conform++
 				continue
@@ -93,6 +98,10 @@ func TestEveryEndpointConforms(t *testing.T) {
 		t.Logf("  %s: %s", op, reasons[op])
 		fmt.Printf("  does not conform: %s: %s\n", op, reasons[op])
 	}
+	for _, gap := range pres.coverage(cat) {
+		t.Errorf("presence check: %s", gap)
+	}
+	t.Logf("presence check: %d endpoints walked, %d bodyless, result lines of %d snapshots", len(pres.walked), len(pres.skipped), len(pres.lines))
 	if conform < minConforming {
 		t.Errorf("%d/%d endpoints conform, fewer than minConforming = %d", conform, total, minConforming)
 	}
@@ -125,8 +134,9 @@ func phase(en *entry, ep schemas.Endpoint) int {
 }
 
 // run calls one entry and returns why it does not conform ("" when it
-// does).
-func (c *client) run(en *entry, ep schemas.Endpoint, want int) string {
+// does): status, schema, every declared property present (pres), the
+// table's assertions and the follow-up GET.
+func (c *client) run(en *entry, ep schemas.Endpoint, want int, pres *presence) string {
 	vars, why := c.prepare(en)
 	if why != "" {
 		return why
@@ -158,6 +168,9 @@ func (c *client) run(en *entry, ep schemas.Endpoint, want int) string {
 	if why := rawCheck(ep, a); why != "" {
 		return why
 	}
+	if why := pres.check(ep, a); why != "" {
+		return why
+	}
 	if ep.ResponseKind == "json" && ep.Response != "" && a.get("errors").Type != 0 && a.get("errors").IsArray() && len(a.get("errors").Array()) > 0 {
 		return "a valid request answered errors: " + a.get("errors").Raw
 	}
@@ -182,6 +195,12 @@ func (c *client) run(en *entry, ep schemas.Endpoint, want int) string {
 	}
 	if why := c.schemaError(fa); why != "" {
 		return "follow-up: " + why
+	}
+	if why := pres.follow(fa.op, fa); why != "" {
+		return fmt.Sprintf("follow-up GET %s: %s", fp, why)
+	}
+	if why := pres.snapshot(c, ep, a); why != "" {
+		return why
 	}
 	for _, as := range en.follow.asserts {
 		if why := assert(fa.body, expand(as, vars, a)); why != "" {

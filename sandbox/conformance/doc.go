@@ -1,8 +1,12 @@
 // Package conformance holds the table-driven test that walks every
 // endpoint of the reference (all 328) against a sandbox on fresh
 // fixtures: a valid request, the documented success status, the answer
-// checked against the endpoint's response schema, and a follow-up GET
-// that must show the write. It prints "N/328 endpoints conform" and the
+// checked against the endpoint's response schema, every property that
+// schema declares present in the answer (recursively into objects and
+// array items, null allowed; a snapshot's result lines against its
+// snapshotResultItem; the eleven bodyless endpoints listed with their
+// reason in presence_test.go), and a follow-up GET that must show the
+// write. It prints "N/328 endpoints conform" and the
 // endpoints that do not, with the reason. A second test sends, per
 // endpoint group, a malformed body and an unknown id and expects the 422
 // and 404 envelopes.

@@ -91,6 +91,6 @@ func orderTable(f *fx) []*entry {
 		e("GetInformationAboutPayment").first("POST", "/api/orders", decode(`{"data":`+newOrder(card)+`}`), "paymentCode=data.order.paymentTransactions.0.transactionId").
 			want("data.orderCode", "data.returnUrl"),
 		e("UpdatePaymentStatus").first("POST", "/api/orders", decode(`{"data":`+newOrder(card)+`}`), "paymentCode=data.order.paymentTransactions.0.transactionId", "order=data.order.code").
-			data(`{"status":"paid","message":"OK"}`).then("/api/orders/{order}", "data.order.paid=true"),
+			data(`{"status":"paid","message":"OK"}`).then("/api/orders/{order}?include=paymentTransactions", "data.order.paymentTransactions.0.status=paid", "data.order.paid=false"),
 	}
 }

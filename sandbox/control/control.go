@@ -1,6 +1,6 @@
 // Package control serves the sandbox's own control plane under
 // /_sandbox/ (never under /api): health, the e-shops with their
-// credentials, and reset to the fixtures. It answers in the same envelope
+// credentials and modules, and reset to the fixtures. It answers in the same envelope
 // as the API so one client parses both.
 package control
 
@@ -37,14 +37,14 @@ type Deps struct {
 // Routes returns the control-plane routes.
 func Routes(d Deps) []api.Route {
 	c := &controller{d}
-	return []api.Route{
+	return append([]api.Route{
 		{Operation: "sandbox.health", Method: http.MethodGet, Summary: "200 once the fixtures are seeded", Path: Prefix + "/health", Handler: c.health, Public: true, NoContentType: true},
 		{Operation: "sandbox.eshops", Method: http.MethodGet, Summary: "Each e-shop: address, private tokens and rights, add-on credentials and API tokens", Path: Prefix + "/eshops", Handler: c.eshops, Public: true, NoContentType: true},
 		{Operation: "sandbox.reset", Method: http.MethodPost, Summary: "Back to the fixtures: every write is undone, queued deliveries and jobs are dropped", Path: Prefix + "/reset", Handler: c.reset, Public: true, NoContentType: true},
 		{Operation: "sandbox.index", Method: http.MethodGet, Summary: "This index: every control route, the e-shops' tokens, the version, links (HTML for a browser, else JSON)", Path: Prefix + "/", Handler: c.index, Public: true, NoContentType: true},
 		{Operation: "sandbox.index.bare", Method: http.MethodGet, Summary: "The same index as GET /_sandbox/", Path: Prefix, Handler: c.index, Public: true, NoContentType: true},
 		openapi.ControlRoute(func() string { return d.Site.BaseURL }, d.Version, d.Routes),
-	}
+	}, c.moduleRoutes()...)
 }
 
 type controller struct{ d Deps }
@@ -81,6 +81,7 @@ type EshopView struct {
 	APIURL        string         `json:"apiUrl"`
 	Languages     []string       `json:"languages"`
 	Currencies    []string       `json:"currencies"`
+	Modules       []string       `json:"modules"` // active modules (PUT /_sandbox/eshops/{id}/modules switches them)
 	PrivateTokens []PrivateToken `json:"privateTokens"`
 	Addons        []AddonView    `json:"addons"`
 }
@@ -127,7 +128,10 @@ func (c *controller) eshopViews() ([]EshopView, error) {
 	out := make([]EshopView, 0, len(creds))
 	for _, e := range creds {
 		v := EshopView{ID: e.ID, Name: e.Name, EshopURL: c.d.Site.EshopURL(e.ID), APIURL: c.d.Site.BaseURL + "/api",
-			Languages: e.Languages, Currencies: e.Currencies, PrivateTokens: []PrivateToken{}, Addons: []AddonView{}}
+			Languages: e.Languages, Currencies: e.Currencies, Modules: e.Modules, PrivateTokens: []PrivateToken{}, Addons: []AddonView{}}
+		if v.Modules == nil {
+			v.Modules = []string{}
+		}
 		for _, t := range e.PrivateTokens() {
 			v.PrivateTokens = append(v.PrivateTokens, PrivateToken{Name: t.Name, Token: t.Token, Rights: t.Rights, All: t.AllGroups})
 		}

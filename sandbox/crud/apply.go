@@ -98,12 +98,26 @@ func (c *Ctx) Apply(k *Coll, rec, data map[string]any, create bool) (map[string]
 		c.prev = clone(rec).(map[string]any)
 	}
 	if !create && c.Esh.Language != "" {
-		tr := translation(rec, c.Esh.Language)
+		// The texts (a renamed request field under the record's name)
+		// go into the translation, and so does the identifier where it
+		// is given per language; a null identifier keeps the one there.
+		tr := k.translationOf(rec, c.Esh.Language)
 		for f, v := range data {
-			if langField(row, f) || (row.LangID && f == row.IDField) {
-				tr[f] = v
-				delete(data, f)
+			to := f
+			if r, ok := row.Rename[f]; ok {
+				to = r
 			}
+			switch {
+			case row.LangID && f == row.IDField:
+				if v != nil {
+					tr[f] = v
+				}
+			case langField(row, to):
+				tr[to] = v
+			default:
+				continue
+			}
+			delete(data, f)
 		}
 	}
 	for _, ref := range row.Refs {

@@ -29,6 +29,9 @@ type Coll struct {
 	Parent    map[string]any
 	parent    *Coll
 	dirty     bool
+	// parentAsked is the parent's id as the request gave it (in the
+	// selected language where identifiers are), for messages.
+	parentAsked string
 }
 
 // Coll opens a row's records; an embedded row's parent must exist (404).
@@ -43,7 +46,8 @@ func (c *Ctx) Coll(row *registry.Resource) (*Coll, error) {
 		return nil, err
 	}
 	k.parent = pc
-	k.ParentID, k.Parent, err = pc.Find(parentVar(c, row.Parent.Var))
+	k.parentAsked = parentVar(c, row.Parent.Var)
+	k.ParentID, k.Parent, err = pc.Find(k.parentAsked)
 	return k, err
 }
 
@@ -61,6 +65,7 @@ func (c *Ctx) CollIn(row *registry.Resource, parentID string) (*Coll, error) {
 		return nil, err
 	}
 	k.parent = pc
+	k.parentAsked = parentID
 	k.ParentID, k.Parent, err = pc.Find(parentID)
 	return k, err
 }
@@ -82,34 +87,36 @@ func (k *Coll) elements() []any {
 	return arr
 }
 
-// Find returns a record by its id (or an Alt field, or its id in the
-// selected language) with its canonical id; 404 when there is none.
+// Find returns a record by its id (or an Alt field) with its canonical
+// id; 404 when there is none. Where identifiers are given in the
+// selected language (langid.go), the id is read in that language: a
+// translated identifier finds the record and its default one does not.
 func (k *Coll) Find(id string) (string, map[string]any, error) {
 	if k.Row.Parent != nil {
-		for _, el := range k.elements() {
+		for i, el := range k.elements() {
 			m, ok := el.(map[string]any)
 			if !ok {
 				continue
 			}
-			if idString(m[k.Row.IDField]) == id || k.altMatch(m, id) {
+			if k.elemID(i, m) == id || k.altMatch(m, id) {
 				return idString(m[k.Row.IDField]), m, nil
 			}
 		}
 		return "", nil, k.notFound(id)
 	}
 	doc, err := k.c.Tx.Get(k.c.R.Eshop, k.Row.Name, id)
-	if err == nil {
+	switch {
+	case err == nil && (!k.langScoped() || k.docID(doc) == id):
 		m, err := api.DecodeObject(doc)
 		return id, m, err
-	}
-	if !errors.Is(err, sandbox.ErrNotFound) {
+	case err != nil && !errors.Is(err, sandbox.ErrNotFound):
 		return "", nil, err
 	}
-	if len(k.Row.Alt) > 0 || (k.Row.LangID && k.c.Esh.Language != "") {
+	if len(k.Row.Alt) > 0 || k.langScoped() {
 		var found []byte
 		var key string
 		err := k.c.Tx.Scan(k.c.R.Eshop, k.Row.Name, func(rid string, doc []byte) bool {
-			if k.altMatchBytes(doc, id) {
+			if k.altMatchBytes(doc, id) || (k.langScoped() && k.docID(doc) == id) {
 				found, key = doc, rid
 				return false
 			}
@@ -127,11 +134,15 @@ func (k *Coll) Find(id string) (string, map[string]any, error) {
 }
 
 func (k *Coll) notFound(id string) error {
-	if k.Row.Parent != nil {
-		return sandbox.NotFound(id, "%s %s %q does not exist in %s %q.", singular(k.Row.Name), k.Row.IDField, id,
-			lowerFirst(singular(k.ParentRow.Name)), k.ParentID)
+	hint := ""
+	if k.langScoped() {
+		hint = " in language " + strconv.Quote(k.c.Esh.Language) + " (identifiers are given in the selected language)"
 	}
-	return sandbox.NotFound(id, "%s %s %q does not exist in this e-shop.", singular(k.Row.Name), k.Row.IDField, id)
+	if k.Row.Parent != nil {
+		return sandbox.NotFound(id, "%s %s %q does not exist in %s %q%s.", singular(k.Row.Name), k.Row.IDField, id,
+			lowerFirst(singular(k.ParentRow.Name)), k.parentAsked, hint)
+	}
+	return sandbox.NotFound(id, "%s %s %q does not exist in this e-shop%s.", singular(k.Row.Name), k.Row.IDField, id, hint)
 }
 
 func lowerFirst(s string) string {
@@ -142,7 +153,7 @@ func lowerFirst(s string) string {
 }
 
 func (k *Coll) altMatch(m map[string]any, id string) bool {
-	if len(k.Row.Alt) == 0 && !k.Row.LangID {
+	if len(k.Row.Alt) == 0 {
 		return false
 	}
 	raw, _ := json.Marshal(m)
@@ -164,10 +175,6 @@ func (k *Coll) altMatchBytes(doc []byte, id string) bool {
 		} else if v.Exists() && v.String() == id {
 			return true
 		}
-	}
-	if k.Row.LangID && k.c.Esh.Language != "" {
-		v := gjson.GetBytes(doc, "_translations."+k.c.Esh.Language+"."+k.Row.IDField)
-		return v.Exists() && v.String() == id
 	}
 	return false
 }

@@ -58,9 +58,6 @@ func prepareParameter(c *Ctx, k *Coll, rec, orig map[string]any, create bool) er
 			rec["googleMapping"] = nil
 		}
 	}
-	if create && k.Row.Name == "surcharge-parameters" && rec["currency"] == nil {
-		rec["currency"] = c.Esh.Meta.DefaultCurrency
-	}
 	if vals, ok := rec["values"].([]any); ok && create {
 		for i, v := range vals {
 			m, _ := v.(map[string]any)
@@ -71,7 +68,11 @@ func prepareParameter(c *Ctx, k *Coll, rec, orig map[string]any, create bool) er
 				m["description"] = m["name"]
 			}
 			if str(m["valueIndex"]) == "" {
-				m["valueIndex"] = products.Slug(str(m["name"]) + str(m["description"]))
+				label := str(m["name"])
+				if label == "" {
+					label = str(m["description"])
+				}
+				m["valueIndex"] = products.Slug(label)
 			}
 			if m["priority"] == nil {
 				m["priority"] = json.Number(strconv.Itoa(i + 1))
@@ -88,22 +89,37 @@ func prepareParameter(c *Ctx, k *Coll, rec, orig map[string]any, create bool) er
 	return nil
 }
 
-// prepareSurcharge is prepareParameter plus, on update, the surcharge
-// parameter rules (products.ApplySurchargeUpdate): a new name renames the
-// code, the currency must be the e-shop's. With a language, the texts and
-// the code went into the translation and only the other fields follow
-// the rules.
+// prepareSurcharge is prepareParameter plus the surcharge parameter
+// rules of the spec's table (products.ApplySurchargeUpdate), on create
+// and update alike: a create names the parameter; the defaults (required
+// false, includingVat true, the e-shop's currency) hold when a field is
+// absent or null; a new name renames the code; the currency must be the
+// e-shop's. With a language, the texts and the code went into the
+// translation, where they follow the same text rules
+// (products.CheckSurchargeTexts), and only the other fields follow the
+// rest.
 func prepareSurcharge(c *Ctx, k *Coll, rec, orig map[string]any, create bool) error {
-	if err := prepareParameter(c, k, rec, orig, create); err != nil || create {
+	if err := prepareParameter(c, k, rec, orig, create); err != nil {
 		return err
 	}
+	if _, named := orig["name"]; create && !named {
+		// The code is made from the name; a parameter without one would
+		// be stored with an empty name and a made-up code.
+		return sandbox.Invalid("name", "Field name is required: a surcharge parameter's code is made from it.")
+	}
 	data := orig
-	if c.Esh.Language != "" {
+	if c.Esh.Language != "" && !create {
+		texts := map[string]any{}
 		data = map[string]any{}
 		for f, v := range orig {
-			if !langField(k.Row, f) && f != k.Row.IDField {
+			if langField(k.Row, f) || f == k.Row.IDField {
+				texts[f] = v
+			} else {
 				data[f] = v
 			}
+		}
+		if err := products.CheckSurchargeTexts(texts); err != nil {
+			return err
 		}
 	}
 	_, err := products.ApplySurchargeUpdate(rec, data, c.Esh.Meta)

@@ -117,8 +117,9 @@ func (e *Engine) detail(row *registry.Resource, op *registry.Op) api.HandlerFunc
 			if err != nil {
 				return nil, err
 			}
+			hide := registry.HidePaths(row.SectionsOf(op), include)
 			if op.By != "" {
-				return c.detailBy(k, op, r.Var(op.Var))
+				return c.detailBy(k, op, r.Var(op.Var), hide)
 			}
 			id := op.Fixed
 			if id == "" {
@@ -128,14 +129,16 @@ func (e *Engine) detail(row *registry.Resource, op *registry.Op) api.HandlerFunc
 			if err != nil {
 				return nil, err
 			}
-			return c.answerRecord(row, op, rec, registry.HidePaths(row.SectionsOf(op), include))
+			return c.answerRecord(row, op, rec, hide)
 		})
 	}
 }
 
 // detailBy answers the records whose By field equals the path value: a
-// list when the answer holds an array, else the first (404 when none).
-func (c *Ctx) detailBy(k *Coll, op *registry.Op, value string) (any, error) {
+// list when the answer holds an array, else the first (404 when none);
+// the include sections not asked for (hide) are null in each, as in a
+// lookup by id.
+func (c *Ctx) detailBy(k *Coll, op *registry.Op, value string, hide []string) (any, error) {
 	recs, err := k.All(func(doc []byte) bool { return fieldEquals(doc, op.By, value) })
 	if err != nil {
 		return nil, err
@@ -147,6 +150,7 @@ func (c *Ctx) detailBy(k *Coll, op *registry.Op, value string) (any, error) {
 			if err != nil {
 				return nil, err
 			}
+			HidePaths(m, hide)
 			items = append(items, m)
 		}
 		if len(items) == 0 && !c.byParentExists(op, value) {
@@ -157,7 +161,7 @@ func (c *Ctx) detailBy(k *Coll, op *registry.Op, value string) (any, error) {
 	if len(recs) == 0 {
 		return nil, sandbox.NotFound(value, "%s with %s %q does not exist in this e-shop.", singular(k.Row.Name), op.By, value)
 	}
-	return c.answerRecord(k.Row, op, recs[0], nil)
+	return c.answerRecord(k.Row, op, recs[0], hide)
 }
 
 // byParentExists tells whether a lookup value names an existing record of

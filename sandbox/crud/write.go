@@ -202,6 +202,17 @@ func (c *Ctx) updateOne(k *Coll, id string, data map[string]any, orCreate bool) 
 			return nil, "", sandbox.Conflict(row.IDField, "%s %s %q is already used in this e-shop.", singular(row.Name), row.IDField, newID)
 		}
 	}
+	if v, ok := data[row.IDField]; ok && v != nil && k.langScoped() {
+		// A translated identifier is unique within its language.
+		owner, taken, err := k.ownerInLanguage(idString(v))
+		if err != nil {
+			return nil, "", err
+		}
+		if taken && owner != id {
+			return nil, "", sandbox.Conflict(row.IDField, "%s %s %q is already used in language %q in this e-shop.",
+				singular(row.Name), row.IDField, idString(v), c.Esh.Language)
+		}
+	}
 	stored := idString(rec[row.IDField])
 	rec, err = c.Apply(k, rec, data, false)
 	if err != nil {

@@ -25,13 +25,16 @@ const InfoCollection = "eshop"
 
 // Meta is the sandbox's summary of one e-shop.
 type Meta struct {
-	ID               int      `json:"eshopId"`
-	Name             string   `json:"name"`
-	DefaultLanguage  string   `json:"defaultLanguage"`
-	Languages        []string `json:"languages"`
-	ForeignLanguages bool     `json:"foreignLanguages"` // the module that makes language effective
-	Currencies       []string `json:"currencies"`
-	DefaultCurrency  string   `json:"defaultCurrency"`
+	ID              int      `json:"eshopId"`
+	Name            string   `json:"name"`
+	DefaultLanguage string   `json:"defaultLanguage"`
+	Languages       []string `json:"languages"`
+	// Modules are the names of the e-shop's active modules (GET /api/eshop
+	// activeModules): the endpoints that need one answer 403 without it,
+	// and language is effective only with ModuleForeignLanguages.
+	Modules         []string `json:"modules"`
+	Currencies      []string `json:"currencies"`
+	DefaultCurrency string   `json:"defaultCurrency"`
 }
 
 // Site knows the sandbox's public addresses.
@@ -50,7 +53,7 @@ func (s Site) EshopURL(id int) string { return s.BaseURL + EshopPath(id) }
 func Get(tx *store.Tx, id int) (*Meta, error) {
 	raw, err := tx.Get(store.Global, Collection, strconv.Itoa(id))
 	if errors.Is(err, sandbox.ErrNotFound) {
-		return nil, sandbox.NotFound(strconv.Itoa(id), "E-shop %d does not exist.", id)
+		return nil, notFound(id)
 	}
 	if err != nil {
 		return nil, err
@@ -59,7 +62,22 @@ func Get(tx *store.Tx, id int) (*Meta, error) {
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return nil, fmt.Errorf("e-shop %d metadata: %w", id, err)
 	}
+	if m.Modules == nil { // a data file seeded before the summary kept modules
+		active, err := Modules(tx, id)
+		if err != nil {
+			return nil, err
+		}
+		m.Modules = []string{}
+		for _, a := range active {
+			m.Modules = append(m.Modules, a.Name)
+		}
+	}
 	return &m, nil
+}
+
+// notFound is the 404 of an e-shop id that does not exist.
+func notFound(id int) error {
+	return sandbox.NotFound(strconv.Itoa(id), "E-shop %d does not exist.", id)
 }
 
 // Put stores an e-shop's metadata.
@@ -102,7 +120,7 @@ func (m *Meta) Language(param string) (string, error) {
 		return "", sandbox.Errorf(sandbox.KindInvalid, sandbox.CodeInvalidParameter, "language",
 			"Language %q is not a language of this e-shop; it has %s.", param, strings.Join(m.Languages, ", "))
 	}
-	if param == m.DefaultLanguage || !m.ForeignLanguages {
+	if param == m.DefaultLanguage || !m.ForeignLanguages() {
 		return "", nil
 	}
 	return param, nil

@@ -6,6 +6,7 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/shape"
 	"github.com/eshop-sandbox/sandbox/sandbox/store"
 )
 
@@ -71,9 +72,22 @@ func (h *handlers) info(r *api.Request) (any, error) {
 				return err
 			}
 		}
+		out = conform(tx, c, r, out)
 		return nil
 	})
 	return out, err
+}
+
+// conform puts a seeded document in the shape of the operation's answer:
+// every property the reference declares is there (null when the fixture
+// leaves it out, so a fixture written before a field existed still
+// answers it), and nothing it does not declare.
+func conform(tx *store.Tx, c *Context, r *api.Request, out map[string]any) map[string]any {
+	gen := &shape.Gen{Now: tx.Clock().Now(), Currency: c.Meta.DefaultCurrency}
+	if m, ok := gen.Conform(out, shape.Response(r.Route.Operation)).(map[string]any); ok {
+		return m
+	}
+	return out
 }
 
 // single answers an endpoint whose data is one seeded document.
@@ -86,7 +100,11 @@ func (h *handlers) single(name string) api.HandlerFunc {
 				return err
 			}
 			out, err = c.Single(tx, r.Eshop, name)
-			return err
+			if err != nil {
+				return err
+			}
+			out = conform(tx, c, r, out)
+			return nil
 		})
 		return out, err
 	}

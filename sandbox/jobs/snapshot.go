@@ -18,6 +18,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/crud"
 	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/registry"
+	"github.com/eshop-sandbox/sandbox/sandbox/shape"
 	"github.com/eshop-sandbox/sandbox/sandbox/store"
 	"github.com/eshop-sandbox/sandbox/schemas"
 )
@@ -95,10 +96,12 @@ func (s *Service) checkSnapshot(r *api.Request, tx *store.Tx, _ map[string]any) 
 	return nil
 }
 
-// snapshot builds the result file: one line per record, projected onto
-// the endpoint's snapshotResultItem.
+// snapshot builds the result file: one line per record, in the shape of
+// the endpoint's snapshotResultItem: only its properties, and every one
+// of them, recursively (an order item's brand, a variant's feed fields),
+// null or empty when the record has nothing, as in the detail answers.
 func (s *Service) snapshot(_ context.Context, j *Job) (Result, error) {
-	fields, err := snapshotFields(j.Operation)
+	item, fields, err := snapshotItem(j.Operation)
 	if err != nil {
 		return Result{}, err
 	}
@@ -116,7 +119,17 @@ func (s *Service) snapshot(_ context.Context, j *Job) (Result, error) {
 		default:
 			lines, err = s.recordLines(tx, j, view)
 		}
-		return err
+		if err != nil {
+			return err
+		}
+		gen := &shape.Gen{Now: tx.Clock().Now(), UUID: s.IDs.UUID, Currency: meta.DefaultCurrency}
+		node := shape.Def(item)
+		for i, m := range lines {
+			if c, ok := gen.Conform(m, node).(map[string]any); ok {
+				lines[i] = c
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return Result{}, err
@@ -247,9 +260,9 @@ var (
 	defsErr error
 )
 
-// snapshotFields are the property names of an endpoint's
-// snapshotResultItem.
-func snapshotFields(op string) ([]string, error) {
+// snapshotItem names the $defs entry of an endpoint's snapshotResultItem
+// and lists its property names.
+func snapshotItem(op string) (string, []string, error) {
 	defsOnce.Do(func() {
 		raw, err := fs.ReadFile(schemas.FS, "defs.json")
 		if err != nil {
@@ -265,27 +278,27 @@ func snapshotFields(op string) ([]string, error) {
 		defs = doc.Defs
 	})
 	if defsErr != nil {
-		return nil, defsErr
+		return "", nil, defsErr
 	}
 	raw, err := fs.ReadFile(schemas.FS, "endpoints/"+op+".snapshot-item.json")
 	if err != nil {
-		return nil, fmt.Errorf("no snapshot item schema for %s: %w", op, err)
+		return "", nil, fmt.Errorf("no snapshot item schema for %s: %w", op, err)
 	}
 	var item struct {
 		Ref string `json:"$ref"`
 	}
 	if err := json.Unmarshal(raw, &item); err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	name := item.Ref[strings.LastIndex(item.Ref, "/")+1:]
 	d, ok := defs[name]
 	if !ok {
-		return nil, fmt.Errorf("snapshot item %s of %s is not in defs.json", name, op)
+		return "", nil, fmt.Errorf("snapshot item %s of %s is not in defs.json", name, op)
 	}
 	out := make([]string, 0, len(d.Properties))
 	for k := range d.Properties {
 		out = append(out, k)
 	}
 	sort.Strings(out)
-	return out, nil
+	return name, out, nil
 }

@@ -7,7 +7,6 @@
 package limits
 
 import (
-	"fmt"
 	"net"
 	"net/http"
 	"strconv"
@@ -60,6 +59,9 @@ type lock struct {
 type bucket struct {
 	level float64 // requests in the bucket; fractional because it leaks continuously
 	at    time.Time
+	// heldUntil keeps the bucket full until then, whatever its level (a
+	// scripted 429 with retryAfter, see HoldFull).
+	heldUntil time.Time
 }
 
 // New returns a limiter with the given settings.
@@ -224,28 +226,26 @@ func (l *Limiter) admit(w http.ResponseWriter, r *http.Request, c *api.Call) (fu
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	cfg := l.cfg
+	capacity := max(cfg.BucketCapacity, 1)
+	// The bucket header goes on every API answer, limits on or off, the
+	// maintenance 503 included.
+	b := l.bucketOf(tok, ip, now)
 	if m := l.activeMaintenance(); m != nil {
-		if !m.Until.IsZero() {
-			w.Header().Set("Retry-After", sandbox.RetryAfterDate(m.Until))
-		}
+		// The call is not counted: the service did no work for it. Nor
+		// does the 503 carry Retry-After, which the spec sends only when
+		// the bucket is full; "retry in minutes" is all a client learns.
+		l.setFilling(w, b, now, capacity)
 		msg := m.Message
 		if msg == "" {
 			msg = "The service is under maintenance. Retry in a few minutes."
 		}
 		return nil, sandbox.Errorf(sandbox.KindUnavailable, CodeMaintenance, "unknown", "%s", msg)
 	}
-
-	// The bucket header goes on every API response, limits on or off.
-	b := l.bucketOf(tok, ip, now)
-	capacity := cfg.BucketCapacity
-	if capacity <= 0 {
-		capacity = 1
-	}
-	full := !cfg.Off && b.level+1 > float64(capacity)
+	full := !cfg.Off && (b.level+1 > float64(capacity) || now.Before(b.heldUntil))
 	if !full {
 		b.level++
 	}
-	api.SetExact(w.Header(), "X-RateLimit-Bucket-Filling", strconv.Itoa(min(int(b.level+0.999999), capacity))+"/"+strconv.Itoa(capacity))
+	l.setFilling(w, b, now, capacity)
 	if full {
 		return nil, l.refuseFull(w, b, now, capacity, cfg.BucketLeak)
 	}
@@ -311,15 +311,30 @@ func (l *Limiter) lock(r *http.Request, c *api.Call) (func(), error) {
 	}, nil
 }
 
-// refuseFull sets Retry-After for a full bucket and returns its 429.
+// refuseFull sets Retry-After for a full bucket and returns its 429. It
+// is the only place that sets Retry-After: the spec sends it only when the
+// bucket is full.
 func (l *Limiter) refuseFull(w http.ResponseWriter, b *bucket, now time.Time, capacity int, leak time.Duration) error {
-	wait := time.Duration((b.level + 1 - float64(capacity)) * float64(leak))
+	until := now.Add(time.Duration((b.level + 1 - float64(capacity)) * float64(leak)))
+	if until.Before(b.heldUntil) {
+		until = b.heldUntil
+	}
 	// Rounded up: a client that waits until Retry-After finds room in
 	// the bucket.
-	at := sandbox.RetryAfterDate(now.Add(wait))
+	at := sandbox.RetryAfterDate(until)
 	w.Header().Set("Retry-After", at)
 	return sandbox.Errorf(sandbox.KindTooManyRequests, CodeRateLimited, "access-token",
 		"The rate limit bucket is full (%d/%d). Retry after %s.", capacity, capacity, at)
+}
+
+// setFilling sets the X-RateLimit-Bucket-Filling header, <current>/<capacity>
+// with the current level rounded up (a held bucket reads full).
+func (l *Limiter) setFilling(w http.ResponseWriter, b *bucket, now time.Time, capacity int) {
+	level := capacity
+	if !now.Before(b.heldUntil) {
+		level = min(int(b.level+0.999999), capacity)
+	}
+	api.SetExact(w.Header(), "X-RateLimit-Bucket-Filling", strconv.Itoa(level)+"/"+strconv.Itoa(capacity))
 }
 
 // bucketOf returns the caller's bucket (its token's, else its IP's),
@@ -363,6 +378,23 @@ func lockKey(r *http.Request, c *api.Call) string {
 // Retry-After and the bucket header). Scripted faults use it; the bucket
 // then leaks on the sandbox clock as usual.
 func (l *Limiter) FillBucket(w http.ResponseWriter, r *http.Request) error {
+	return l.fill(w, r, 0)
+}
+
+// HoldFull keeps the caller's rate bucket full for d on the sandbox clock
+// and answers this call the 429 of a full bucket with Retry-After d ahead;
+// then the bucket reads its own level again (it leaked on meanwhile), so
+// the fault costs the caller no calls of its own. A scripted 429 with
+// retryAfter uses it, so its Retry-After comes, as the spec says it only
+// does, with a bucket that reads full, and calls before that date are
+// refused as a full bucket refuses them.
+func (l *Limiter) HoldFull(w http.ResponseWriter, r *http.Request, d time.Duration) error {
+	return l.fill(w, r, d)
+}
+
+// fill fills the caller's bucket (held for hold when above zero) and
+// returns the full bucket's 429.
+func (l *Limiter) fill(w http.ResponseWriter, r *http.Request, hold time.Duration) error {
 	now := l.clock.Now()
 	tok := ""
 	if c := api.CallOf(r); c != nil {
@@ -371,12 +403,13 @@ func (l *Limiter) FillBucket(w http.ResponseWriter, r *http.Request) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	b := l.bucketOf(tok, clientIP(r), now)
-	capacity := l.cfg.BucketCapacity
-	if capacity <= 0 {
-		capacity = 1
+	capacity := max(l.cfg.BucketCapacity, 1)
+	if hold > 0 {
+		b.heldUntil = now.Add(hold)
+	} else {
+		b.level = float64(capacity)
 	}
-	b.level = float64(capacity)
-	api.SetExact(w.Header(), "X-RateLimit-Bucket-Filling", fmt.Sprintf("%d/%d", capacity, capacity))
+	l.setFilling(w, b, now, capacity)
 	return l.refuseFull(w, b, now, capacity, l.cfg.BucketLeak)
 }
 

@@ -29,7 +29,7 @@ var errorAnswers = []errorAnswer{
 	{"401", "Unauthorized", "No token, an unknown token, or an expired add-on token " +
 		"(missing-access-token, invalid-token, expired-token).", always},
 	{"403", "Forbidden", "The token lacks the endpoint's right (invalid-token-no-rights), " +
-		"or the add-on is suspended (addon-suspended).", always},
+		"the add-on is suspended (addon-suspended), or the e-shop lacks the module the endpoint needs (module-not-enabled).", always},
 	{"404", "NotFound", "An unknown identifier in the path, or one of another e-shop (not-found).",
 		func(e schemas.Endpoint) bool { return len(e.PathParams) > 0 }},
 	{"409", "Conflict", "A duplicate, a broken relation, or a record still in use (conflict).", writes},

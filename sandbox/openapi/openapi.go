@@ -30,15 +30,19 @@ type Options struct {
 	Headers sandbox.Headers
 	// Status returns an operation's success status (0: 200).
 	Status func(operation string) int
+	// Module returns the e-shop module an operation needs ("" for none),
+	// which its description names with the 403 it answers without it.
+	Module func(operation string) string
 }
 
 // Route serves the document; base is read per request, as the listener's
-// address is known only after binding.
-func Route(base func() string, headers sandbox.Headers, status func(string) int) api.Route {
+// address is known only after binding. o.BaseURL is ignored.
+func Route(base func() string, o Options) api.Route {
 	return api.Route{Operation: "sandbox.openapi", Method: http.MethodGet, Path: Path, Public: true, NoContentType: true,
 		Summary: "OpenAPI 3.1 of the whole API surface, to import into an API client",
 		Handler: func(r *api.Request) (any, error) {
-			return document(Build(Options{BaseURL: base(), Headers: headers, Status: status}))
+			o.BaseURL = base()
+			return document(Build(o))
 		}}
 }
 
@@ -141,6 +145,11 @@ func operation(e schemas.Endpoint, o Options) (map[string]any, error) {
 	}
 	if e.Method == http.MethodPut {
 		desc += "The client SDK sends this PUT as POST; the sandbox accepts both. "
+	}
+	if o.Module != nil {
+		if m := o.Module(e.Operation); m != "" {
+			desc += "Needs the e-shop module " + m + ": without it the answer is 403 module-not-enabled. "
+		}
 	}
 	if desc != "" {
 		op["description"] = strings.TrimSpace(desc)

@@ -140,12 +140,16 @@ func (sh *Shop) CreateOrder(data map[string]any, f rules.Flags, ids *sandbox.IDs
 		return nil, err
 	}
 	created := sh.Time()
-	if ct := strings.TrimSpace(str(data["creationTime"])); ct != "" {
-		t, err := sandbox.ParseTime(ct)
-		if err != nil {
-			return nil, sandbox.Invalid("data.creationTime", "Field data.creationTime must be a date-time like 2025-01-31T12:00:00+0100, not %q.", ct)
-		}
-		created = sandbox.FormatTime(t)
+	ct, err := rules.DateTime(data["creationTime"], "data.creationTime")
+	if err != nil {
+		return nil, err
+	}
+	if ct != "" {
+		created = ct
+	}
+	birthDate, err := rules.Date(data["birthDate"], "data.birthDate")
+	if err != nil {
+		return nil, err
 	}
 	stockID, err := sh.orderStock(data)
 	if err != nil {
@@ -203,7 +207,7 @@ func (sh *Shop) CreateOrder(data map[string]any, f rules.Flags, ids *sandbox.IDs
 	o := map[string]any{
 		"code": code, "guid": ids.UUID(), "adminUrl": "{eshop_url}/admin/orders/" + code + "/",
 		"creationTime": created, "changeTime": created, "cashDeskOrder": cashDesk,
-		"email": nullIfEmpty(strings.TrimSpace(str(data["email"]))), "phone": data["phone"], "birthDate": data["birthDate"],
+		"email": nullIfEmpty(strings.TrimSpace(str(data["email"]))), "phone": data["phone"], "birthDate": birthDate,
 		"clientIPAddress": data["clientIPAddress"], "externalCode": data["externalCode"], "customerGuid": nullIfEmpty(customer),
 		"salesChannelGuid": nullIfEmpty(str(data["salesChannelGuid"])), "language": lang, "referer": nil,
 		"billingAddress": shape(ba, billingAddressKeys), "deliveryAddress": shapeOrNil(da, addressKeys), "addressesEqual": addressesEqual,

@@ -2,12 +2,11 @@ package orders
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/bus"
 	"github.com/eshop-sandbox/sandbox/sandbox/changelog"
-	"github.com/eshop-sandbox/sandbox/sandbox/crud"
 	"github.com/eshop-sandbox/sandbox/sandbox/orders/rules"
 )
 
@@ -17,7 +16,9 @@ var statusFlags = []string{rules.FlagDocuments, rules.FlagEmails, rules.FlagSMS}
 // updateStatus serves PATCH /api/orders/{code}/status and the spec's
 // PATCH /orders/{code}/status: statusId (integer or digit string), paid,
 // billingMethodId. A body that changes nothing answers 422 (the spec: the
-// order status modification answers 422 in some cases).
+// order status modification answers 422 in some cases). This is the call
+// that moves an order paid online to its paid status (spec: payment flow
+// steps 6 and 7); the payment result alone changes no order.
 func (s *Service) updateStatus(r *api.Request) (any, error) {
 	body, err := s.Body(r)
 	if err != nil {
@@ -31,7 +32,9 @@ func (s *Service) updateStatus(r *api.Request) (any, error) {
 	if data["statusId"] == nil && data["paid"] == nil && data["billingMethodId"] == nil {
 		return nil, sandbox.Unprocessable(sandbox.CodeSchemaMismatch, "data", "Send data.statusId, data.paid or data.billingMethodId: the request changes nothing.")
 	}
-	return s.modify(r, func(sh *Shop, o map[string]any) (any, error) {
+	var step *bus.PaymentStep
+	out, err := s.modify(r, func(sh *Shop, o map[string]any) (any, error) {
+		step = nil
 		opt := ChangeOptions{SuppressDocuments: flags[rules.FlagDocuments], SuppressEmails: flags[rules.FlagEmails]}
 		st, err := sh.targetStatus(o, data["statusId"])
 		if err != nil {
@@ -47,7 +50,7 @@ func (s *Service) updateStatus(r *api.Request) (any, error) {
 			}
 			opt.BillingMethod, _ = bm.(map[string]any)
 		}
-		changed, err := sh.ApplyStatus(o, st, opt)
+		changed, unreported, err := sh.statusCall(o, st, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -56,8 +59,14 @@ func (s *Service) updateStatus(r *api.Request) (any, error) {
 				return nil, err
 			}
 		}
+		ps := statusStep(r, sh, str(o["code"]), st, unreported)
+		step = &ps
 		return orderData(sh, o)
 	})
+	if err == nil && step != nil {
+		s.PublishSteps(*step)
+	}
+	return out, err
 }
 
 // targetStatus resolves the requested status (the order's own when none
@@ -96,8 +105,9 @@ func (s *Service) bulkStatus(r *api.Request) (any, error) {
 		return nil, sandbox.Invalid("data.statusId", "Field data.statusId is required.")
 	}
 	var skipped []api.ErrorItem
+	var steps []bus.PaymentStep
 	err = s.update(r, func(sh *Shop) error {
-		skipped = nil
+		skipped, steps = nil, nil
 		st, err := sh.targetStatus(nil, data["statusId"])
 		if err != nil {
 			return err
@@ -110,10 +120,11 @@ func (s *Service) bulkStatus(r *api.Request) (any, error) {
 				skipped = append(skipped, api.ErrorItemOf(err))
 				continue
 			}
-			changed, err := sh.ApplyStatus(o, st, ChangeOptions{SuppressDocuments: flags[rules.FlagDocuments], SuppressEmails: flags[rules.FlagEmails]})
+			changed, unreported, err := sh.statusCall(o, st, ChangeOptions{SuppressDocuments: flags[rules.FlagDocuments], SuppressEmails: flags[rules.FlagEmails]})
 			if err != nil {
 				return err
 			}
+			steps = append(steps, statusStep(r, sh, code, st, unreported))
 			if changed {
 				if err := SaveOrder(sh.Tx, sh.ID, o); err != nil {
 					return err
@@ -132,68 +143,8 @@ func (s *Service) bulkStatus(r *api.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.PublishSteps(steps...)
 	return &api.Result{Status: 200, Data: nil, Errors: skipped}, nil
-}
-
-// updateHead serves PATCH /api/orders/{code}/head: addresses and contact
-// fields, merged field by field. A canceled order's head is frozen: 422
-// (the spec says the header modification answers 422 in some cases).
-func (s *Service) updateHead(r *api.Request) (any, error) {
-	body, err := r.Body()
-	if err != nil {
-		return nil, err
-	}
-	data := Data(body)
-	return s.modify(r, func(sh *Shop, o map[string]any) (any, error) {
-		if sh.OrderCanceled(o) {
-			return nil, sandbox.Unprocessable("order-canceled", r.Var("code"), "Order %s is canceled; its head can no longer be changed.", r.Var("code"))
-		}
-		mode := sh.StreetMode()
-		for _, k := range []struct {
-			name string
-			keys []string
-		}{{"billingAddress", billingAddressKeys}, {"deliveryAddress", addressKeys}} {
-			in, ok := data[k.name].(map[string]any)
-			if !ok {
-				continue
-			}
-			cur, _ := o[k.name].(map[string]any)
-			if cur == nil {
-				cur = shape(nil, k.keys)
-			}
-			merged := crud.Clone(cur).(map[string]any)
-			for key, v := range in {
-				merged[key] = v
-			}
-			if _, sentStreet := in["street"]; sentStreet {
-				rules.NormalizeStreet(merged, mode)
-			}
-			o[k.name] = shape(merged, k.keys)
-		}
-		for _, key := range []string{"email", "phone", "birthDate", "addressesEqual"} {
-			if v, ok := data[key]; ok {
-				o[key] = v
-			}
-		}
-		if v, ok := data["customerGuid"]; ok {
-			g := strings.TrimSpace(str(v))
-			if g != "" && !sh.Tx.Exists(sh.ID, CustomersCollection, g) {
-				return nil, sandbox.Invalid("data.customerGuid", "Field data.customerGuid: customer %s does not exist in this e-shop.", g)
-			}
-			o["customerGuid"] = nullIfEmpty(g)
-		}
-		if v := strings.TrimSpace(str(data["creationTime"])); v != "" {
-			t, err := sandbox.ParseTime(v)
-			if err != nil {
-				return nil, sandbox.Invalid("data.creationTime", "Field data.creationTime must be a date-time like 2025-01-31T12:00:00+0100.")
-			}
-			o["creationTime"] = sandbox.FormatTime(t)
-		}
-		if err := sh.Touch(o); err != nil {
-			return nil, err
-		}
-		return orderData(sh, o)
-	})
 }
 
 // updateNotes serves PATCH /api/orders/{code}/notes.

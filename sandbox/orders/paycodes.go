@@ -48,9 +48,11 @@ func (s *Shop) OnlineMethod(o map[string]any) map[string]any {
 }
 
 // NeedsPayment reports whether an order still waits for an online
-// payment: an online method, not paid, not canceled.
+// payment: an online method, not paid, not canceled, and no gateway
+// reported it paid (a paid result waits for the add-on's status call; the
+// buyer is not asked to pay twice meanwhile).
 func (s *Shop) NeedsPayment(o map[string]any) bool {
-	if o["paid"] == true || s.OrderCanceled(o) {
+	if o["paid"] == true || s.OrderCanceled(o) || HasPaidResult(o) {
 		return false
 	}
 	return s.OnlineMethod(o) != nil

@@ -5,6 +5,7 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/bus"
 	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/orders/rules"
 	"github.com/eshop-sandbox/sandbox/sandbox/store"
@@ -18,6 +19,10 @@ type Service struct {
 	Site    *eshop.Site
 	IDs     *sandbox.IDs
 	Schemas *schemas.Set
+	// Bus, when set, receives the payment-flow steps of the status calls
+	// and of the payment results (bus.TopicPayment), which the contract
+	// report pairs; nil publishes nothing.
+	Bus *bus.Bus
 
 	// codes finds the product of a variant code without a scan through
 	// every product; see CodeIndex.

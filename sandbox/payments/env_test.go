@@ -3,6 +3,7 @@ package payments_test
 import (
 	"encoding/json"
 	"io/fs"
+	"strings"
 	"sync"
 	"testing"
 
@@ -135,7 +136,14 @@ type env struct {
 
 func start(t testing.TB) *env {
 	t.Helper()
-	s := sandboxtest.New(t, sandbox.Config{})
+	return startWith(t, sandbox.Config{})
+}
+
+// startWith starts a sandbox with a configuration of its own (a frozen
+// clock, the contract report's payment time).
+func startWith(t testing.TB, cfg sandbox.Config) *env {
+	t.Helper()
+	s := sandboxtest.New(t, cfg)
 	e := &env{Server: s, f: loadFacts(t), ev: &events{}}
 	s.App.Bus.Hook(e.ev.hook)
 	return e
@@ -153,7 +161,13 @@ func (e *env) addon(method, path string, body any) sandboxtest.Call {
 // transaction id of its pending payment).
 func (e *env) newOrder(t testing.TB, method map[string]any) (map[string]any, string) {
 	t.Helper()
-	r := e.Do(e.private("POST", "/api/orders", map[string]any{"data": e.f.order(method)}))
+	return e.newOrderWith(t, e.f.order(method))
+}
+
+// newOrderWith creates an order from a request's data.
+func (e *env) newOrderWith(t testing.TB, data map[string]any) (map[string]any, string) {
+	t.Helper()
+	r := e.Do(e.private("POST", "/api/orders", map[string]any{"data": data}))
 	if r.Status != 201 {
 		t.Fatalf("create order: %d %s", r.Status, r.Body)
 	}
@@ -176,4 +190,47 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// orderNow reads an order with its payment transactions.
+func (e *env) orderNow(t testing.TB, code string) map[string]any {
+	t.Helper()
+	var d struct{ Order map[string]any }
+	r := e.Do(e.private("GET", "/api/orders/"+code+"?include=paymentTransactions", nil))
+	if r.Status != 200 {
+		t.Fatalf("order %s: %d %s", code, r.Status, r.Body)
+	}
+	r.Data(t, &d)
+	return d.Order
+}
+
+// statusID is the id of an order's (or an item's) status.
+func statusID(o map[string]any) int {
+	st, _ := o["status"].(map[string]any)
+	id, _ := st["id"].(float64)
+	return int(id)
+}
+
+// billingID is the id of an order's billing method (0 when none).
+func billingID(o map[string]any) int {
+	bm, _ := o["billingMethod"].(map[string]any)
+	id, _ := bm["id"].(float64)
+	return int(id)
+}
+
+// outbox lists the e-mails the sandbox sent for an order.
+func (e *env) outbox(t testing.TB, orderCode string) []map[string]any {
+	t.Helper()
+	var box struct{ Emails []map[string]any }
+	e.Do(sandboxtest.Call{Path: "/_sandbox/outbox?eshop=1001&orderCode=" + orderCode}).Data(t, &box)
+	return box.Emails
+}
+
+// kinds are the event kinds of a list of "kind instance" events.
+func kinds(evs []string) []string {
+	var out []string
+	for _, ev := range evs {
+		out = append(out, strings.Fields(ev)[0])
+	}
+	return out
 }

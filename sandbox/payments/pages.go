@@ -77,7 +77,8 @@ func (s *Service) confirmedPage(r *api.Request) (any, error) {
 			return err
 		}
 		page = storefront.Render(sh.Tx, sh.ID, storefront.ConfirmedPage(storefront.Confirmed{Order: o, EshopURL: sh.EshopURL,
-			Paid: o["paid"] == true, Canceled: sh.OrderCanceled(o), GatewayURL: gw, Notice: notice}))
+			Paid: o["paid"] == true, Canceled: sh.OrderCanceled(o), PaymentReceived: orders.HasPaidResult(o),
+			GatewayURL: gw, Notice: notice}))
 		return nil
 	})
 	if err != nil {
@@ -114,7 +115,9 @@ func (s *Service) payLink(r *api.Request) (any, error) {
 }
 
 // thankYouPage serves the return address: a page that reflects the
-// status of the payment record the address names (and the order).
+// status of the payment record the address names, whether the order is
+// marked paid yet, and the order; another try is offered only while the
+// order still waits for a payment.
 func (s *Service) thankYouPage(r *api.Request) (any, error) {
 	var page []byte
 	err := s.Orders.View(atoi(r.Var("eshopId")), func(sh *orders.Shop) error {

@@ -62,8 +62,24 @@ func TestBuyerPages(t *testing.T) {
 	if _, pend := e.page(t, "/eshops/1001/order/"+oc+"/thank-you?paymentCode="+code); !strings.Contains(pend, `data-status="pending"`) {
 		t.Errorf("thank-you while pending:\n%s", pend)
 	}
+	// The paid result alone: the page thanks for the payment and says the
+	// order is not marked paid yet; the buyer is not sent to pay again.
 	e.Do(e.addon("PATCH", "/api/payment-status/"+code, map[string]any{"data": map[string]any{"status": "paid"}}))
-	if _, paid := e.page(t, "/eshops/1001/order/"+oc+"/thank-you?paymentCode="+code); !strings.Contains(paid, `data-status="paid"`) {
+	if _, paid := e.page(t, "/eshops/1001/order/"+oc+"/thank-you?paymentCode="+code); !strings.Contains(paid, `data-status="paid"`) ||
+		!strings.Contains(paid, `data-paid="false"`) || strings.Contains(paid, `id="pay-again"`) {
+		t.Errorf("thank-you after the payment result alone:\n%s", paid)
+	}
+	if _, conf := e.page(t, "/eshops/1001/order/"+oc+"/confirmed"); strings.Contains(conf, "http-equiv") || !strings.Contains(conf, `data-status="received"`) {
+		t.Errorf("confirmed page of an order whose payment was received:\n%s", conf)
+	}
+	if _, pay := e.page(t, "/eshops/1001/order/"+oc+"/pay"); strings.Contains(pay, "gateway.example") {
+		t.Errorf("the payment link of a received payment leads to the gateway again:\n%s", pay)
+	}
+	// the add-on's status call marks the order paid
+	if r := e.Do(e.addon("PATCH", "/orders/"+oc+"/status", map[string]any{"data": map[string]any{"statusId": f.Results["paid"]}})); r.Status != 200 {
+		t.Fatalf("status: %d %s", r.Status, r.Body)
+	}
+	if _, paid := e.page(t, "/eshops/1001/order/"+oc+"/thank-you?paymentCode="+code); !strings.Contains(paid, `data-status="paid"`) || !strings.Contains(paid, `data-paid="true"`) {
 		t.Errorf("thank-you after payment:\n%s", paid)
 	}
 	if _, conf := e.page(t, "/eshops/1001/order/"+oc+"/confirmed"); strings.Contains(conf, "http-equiv") || !strings.Contains(conf, `data-status="paid"`) {

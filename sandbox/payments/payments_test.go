@@ -65,7 +65,9 @@ func TestPaymentMethods(t *testing.T) {
 	}
 }
 
-// TestPaymentStatus plays the add-on's side of steps 4-7 over the API.
+// TestPaymentStatus plays the add-on's reads of steps 4-6 over the API:
+// the payment's order and return address, unknown codes and results, and
+// the one-time code's final result.
 func TestPaymentStatus(t *testing.T) {
 	e := start(t)
 	f := e.f
@@ -74,7 +76,6 @@ func TestPaymentStatus(t *testing.T) {
 	if code == "" {
 		t.Fatal("no payment code")
 	}
-	e.ev.take()
 	r := e.Do(e.addon("GET", "/api/payment-status/"+code, nil))
 	if r.Status != 200 {
 		t.Fatalf("payment info: %d %s", r.Status, r.Body)
@@ -90,40 +91,14 @@ func TestPaymentStatus(t *testing.T) {
 	if r := e.Do(e.addon("PATCH", "/api/payment-status/"+code, map[string]any{"data": map[string]any{"status": "refunded"}})); r.Status != 400 || r.Env.Errors[0].Instance != "data.status" {
 		t.Errorf("unknown result: %d %s", r.Status, r.Body)
 	}
-	r = e.Do(e.addon("PATCH", "/api/payment-status/"+code, map[string]any{"data": map[string]any{"status": "paid", "message": "3-D Secure OK"}}))
-	if r.Status != 200 {
+	if r := e.Do(e.addon("PATCH", "/api/payment-status/"+code+"?suppressDocumentGeneration=maybe", map[string]any{"data": map[string]any{"status": "paid"}})); r.Status != 400 {
+		t.Errorf("a malformed flag: %d %s", r.Status, r.Body)
+	}
+	if r := e.Do(e.addon("PATCH", "/api/payment-status/"+code, map[string]any{"data": map[string]any{"status": "paid", "message": "3-D Secure OK"}})); r.Status != 200 {
 		t.Fatalf("paid: %d %s", r.Status, r.Body)
 	}
-	evs := e.ev.take()
-	for _, want := range []string{"order:update " + orderCode, "order:paid " + orderCode} {
-		if !contains(evs, want) {
-			t.Errorf("missing %s in %v", want, evs)
-		}
-	}
-	var kinds []string
-	for _, ev := range evs {
-		kinds = append(kinds, strings.Fields(ev)[0])
-	}
-	if !contains(kinds, "invoice:create") && !contains(kinds, "proofPayment:create") {
-		t.Errorf("the paid status's documents are missing: %v", evs)
-	}
-	var d struct{ Order map[string]any }
-	e.Do(e.private("GET", "/api/orders/"+orderCode+"?include=paymentTransactions", nil)).Data(t, &d)
-	st := d.Order["status"].(map[string]any)
-	if d.Order["paid"] != true || int(st["id"].(float64)) != f.Results["paid"] || d.Order["billingMethod"].(map[string]any)["id"].(float64) != 4 {
-		t.Errorf("order after payment: paid %v status %v billing %v", d.Order["paid"], st, d.Order["billingMethod"])
-	}
-	tx := d.Order["paymentTransactions"].([]any)[0].(map[string]any)
-	if tx["status"] != "paid" || tx["transactionId"] != code {
+	if tx := e.orderNow(t, orderCode)["paymentTransactions"].([]any)[0].(map[string]any); tx["status"] != "paid" || tx["transactionId"] != code {
 		t.Errorf("transaction %v", tx)
-	}
-	// the add-on then sets the status itself (step 6): nothing more happens
-	r = e.Do(e.addon("PATCH", "/orders/"+orderCode+"/status", map[string]any{"data": map[string]any{"statusId": f.Results["paid"]}}))
-	if r.Status != 200 {
-		t.Fatalf("status: %d %s", r.Status, r.Body)
-	}
-	if evs := e.ev.take(); len(evs) != 0 {
-		t.Errorf("setting the same status again: %v", evs)
 	}
 	if r := e.Do(e.addon("PATCH", "/api/payment-status/"+code, map[string]any{"data": map[string]any{"status": "paid"}})); r.Status != 200 {
 		t.Errorf("the same result again: %d", r.Status)
@@ -131,30 +106,142 @@ func TestPaymentStatus(t *testing.T) {
 	if r := e.Do(e.addon("PATCH", "/api/payment-status/"+code, map[string]any{"data": map[string]any{"status": "canceled"}})); r.Status != 409 {
 		t.Errorf("another result for a used code: %d %s", r.Status, r.Body)
 	}
-	// a failed attempt keeps the order unpaid; the buyer may try again
-	o2, code2 := e.newOrder(t, f.Card)
-	if r := e.Do(e.addon("PATCH", "/api/payment-status/"+code2, map[string]any{"data": map[string]any{"status": "failed"}})); r.Status != 200 {
-		t.Fatalf("failed: %d", r.Status)
-	}
-	e.Do(e.private("GET", "/api/orders/"+o2["code"].(string), nil)).Data(t, &d)
-	if d.Order["paid"] != false {
-		t.Errorf("failed payment marked the order paid")
-	}
-	// a canceled result cancels the order
-	o3, code3 := e.newOrder(t, f.Card)
-	e.ev.take()
-	if r := e.Do(e.addon("PATCH", "/api/payment-status/"+code3, map[string]any{"data": map[string]any{"status": "canceled"}})); r.Status != 200 {
-		t.Fatalf("canceled: %d", r.Status)
-	}
-	if evs := e.ev.take(); !contains(evs, "order:cancel "+o3["code"].(string)) {
-		t.Errorf("events %v", evs)
-	}
 	// private tokens may read codes too; a method without an online gateway gets none
 	if r := e.Do(e.private("GET", "/api/payment-status/"+code, nil)); r.Status != 200 {
 		t.Errorf("private token: %d", r.Status)
 	}
 	if _, c := e.newOrder(t, f.COD); c != "" {
 		t.Errorf("cash on delivery got payment code %q", c)
+	}
+}
+
+// TestPaymentResultStoresOnly: PATCH /api/payment-status stores the
+// result and nothing else (spec: payment flow step 6). Whatever the
+// result, the order keeps its status, stays unpaid, keeps its billing
+// method; no document, no e-mail, no order:paid or order:cancel: those
+// follow from the status call alone (step 7).
+func TestPaymentResultStoresOnly(t *testing.T) {
+	for _, result := range []string{"paid", "canceled", "failed", "pending"} {
+		t.Run(result, func(t *testing.T) {
+			e := start(t)
+			data := e.f.order(e.f.Card)
+			data["billingMethodCode"] = 2 // wire transfer: a recorded payment form would show
+			o, code := e.newOrderWith(t, data)
+			oc := o["code"].(string)
+			before := e.orderNow(t, oc)
+			mails := len(e.outbox(t, oc))
+			e.ev.take()
+			if r := e.Do(e.addon("PATCH", "/api/payment-status/"+code, map[string]any{"data": map[string]any{"status": result}})); r.Status != 200 {
+				t.Fatalf("%d %s", r.Status, r.Body)
+			}
+			if evs := e.ev.take(); len(evs) != 1 || evs[0] != "order:update "+oc {
+				t.Errorf("events %v, want only the order's update (its transaction changed)", evs)
+			}
+			after := e.orderNow(t, oc)
+			if after["paid"] != false || statusID(after) != statusID(before) || billingID(after) != 2 {
+				t.Errorf("order after the result alone: paid %v, status %d (was %d), billing method %d (was 2)", after["paid"], statusID(after), statusID(before), billingID(after))
+			}
+			if n := len(e.outbox(t, oc)); n != mails {
+				t.Errorf("e-mails for the order: %d, before %d", n, mails)
+			}
+			if tx := after["paymentTransactions"].([]any)[0].(map[string]any); tx["status"] != result {
+				t.Errorf("transaction %v, want status %s", tx, result)
+			}
+		})
+	}
+}
+
+// TestStatusCallCompletesPayment: the status call that follows a paid
+// result moves the order to the paid status with everything the status
+// definition implies (spec: step 7): paid flag and order:paid, the
+// status's documents (invoice, proof of payment), its e-mail, and the
+// payment form recorded as the billing method (step 6: on success).
+func TestStatusCallCompletesPayment(t *testing.T) {
+	e := start(t)
+	f := e.f
+	var paidStatus struct {
+		ID         int  `json:"id"`
+		MarkAsPaid bool `json:"markAsPaid"`
+	}
+	for _, st := range f.Statuses {
+		if st.ID == f.Results["paid"] {
+			paidStatus = st
+		}
+	}
+	if !paidStatus.MarkAsPaid {
+		t.Fatalf("the fixtures map paid to status %d, which does not mark orders paid", f.Results["paid"])
+	}
+	data := f.order(f.Card)
+	data["billingMethodCode"] = 2
+	// no documents at creation, so the paid status's invoice shows
+	created := e.Do(e.private("POST", "/api/orders?suppressDocumentGeneration=true", map[string]any{"data": data}))
+	if created.Status != 201 {
+		t.Fatalf("create: %d %s", created.Status, created.Body)
+	}
+	var d struct{ Order map[string]any }
+	created.Data(t, &d)
+	oc := d.Order["code"].(string)
+	code := d.Order["paymentTransactions"].([]any)[0].(map[string]any)["transactionId"].(string)
+	if r := e.Do(e.addon("PATCH", "/api/payment-status/"+code, map[string]any{"data": map[string]any{"status": "paid"}})); r.Status != 200 {
+		t.Fatalf("result: %d %s", r.Status, r.Body)
+	}
+	e.ev.take()
+	mails := len(e.outbox(t, oc))
+	r := e.Do(e.addon("PATCH", "/orders/"+oc+"/status", map[string]any{"data": map[string]any{"statusId": f.Results["paid"]}}))
+	if r.Status != 200 {
+		t.Fatalf("status: %d %s", r.Status, r.Body)
+	}
+	evs := e.ev.take()
+	for _, want := range []string{"order:update " + oc, "order:paid " + oc} {
+		if !contains(evs, want) {
+			t.Errorf("missing %s in %v", want, evs)
+		}
+	}
+	if k := kinds(evs); !contains(k, "invoice:create") || !contains(k, "proofPayment:create") {
+		t.Errorf("the paid status's documents are missing: %v", evs)
+	}
+	after := e.orderNow(t, oc)
+	if after["paid"] != true || statusID(after) != f.Results["paid"] || billingID(after) != 4 {
+		t.Errorf("order after the status call: paid %v, status %d, billing method %d (want card, 4)", after["paid"], statusID(after), billingID(after))
+	}
+	if got := e.outbox(t, oc); len(got) != mails+1 || got[len(got)-1]["kind"] != "order-status" {
+		t.Errorf("the paid status's e-mail: %v", got)
+	}
+	if NeedsLink := after["onlinePaymentLink"]; NeedsLink != nil {
+		t.Errorf("a paid order keeps its payment link %v", NeedsLink)
+	}
+	// the same status again changes nothing
+	if r := e.Do(e.addon("PATCH", "/orders/"+oc+"/status", map[string]any{"data": map[string]any{"statusId": f.Results["paid"]}})); r.Status != 200 {
+		t.Fatalf("status again: %d", r.Status)
+	}
+	if evs := e.ev.take(); len(evs) != 0 {
+		t.Errorf("setting the same status again: %v", evs)
+	}
+
+	// Marked paid by a status call without a paid result (an e-shop
+	// owner's decision, or an add-on's mistake the report lists): paid,
+	// but no payment form is recorded, since no payment succeeded.
+	data = f.order(f.Card)
+	data["billingMethodCode"] = 2
+	o2, _ := e.newOrderWith(t, data)
+	oc2 := o2["code"].(string)
+	if r := e.Do(e.addon("PATCH", "/orders/"+oc2+"/status", map[string]any{"data": map[string]any{"statusId": f.Results["paid"]}})); r.Status != 200 {
+		t.Fatalf("status: %d", r.Status)
+	}
+	if after := e.orderNow(t, oc2); after["paid"] != true || billingID(after) != 2 {
+		t.Errorf("marked paid without a result: paid %v, billing method %d (want 2 kept)", after["paid"], billingID(after))
+	}
+
+	// canceled: the result alone leaves the order; the status call cancels it
+	o3, code3 := e.newOrder(t, f.Card)
+	oc3 := o3["code"].(string)
+	e.Do(e.addon("PATCH", "/api/payment-status/"+code3, map[string]any{"data": map[string]any{"status": "canceled"}}))
+	e.ev.take()
+	if r := e.Do(e.addon("PATCH", "/orders/"+oc3+"/status", map[string]any{"data": map[string]any{"statusId": f.Results["canceled"]}})); r.Status != 200 {
+		t.Fatalf("cancel: %d", r.Status)
+	}
+	if evs := e.ev.take(); !contains(evs, "order:cancel "+oc3) {
+		t.Errorf("events %v", evs)
 	}
 }
 

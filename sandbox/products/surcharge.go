@@ -13,8 +13,8 @@ import (
 )
 
 // ApplySurchargeUpdate applies the spec's rules of PATCH
-// /api/products/surcharge-parameters/{code} to a stored parameter: every
-// field optional; a new name without a code regenerates the code from the
+// /api/products/surcharge-parameters/{code} to a stored parameter, and
+// its table's defaults to a new one (POST): every field optional; a new name without a code regenerates the code from the
 // name; an explicit code must be URL-friendly; currency defaults to the
 // e-shop's default and must be one of its currencies; required defaults
 // to false and includingVat to true; googleMapping is sent as a string and
@@ -22,25 +22,20 @@ import (
 // caller moves the record when it changed (a taken code answers 409).
 // It is pure so the rules are table-tested.
 func ApplySurchargeUpdate(rec, data map[string]any, meta *eshop.Meta) (string, error) {
+	if err := CheckSurchargeTexts(data); err != nil {
+		return "", err
+	}
 	for _, f := range []string{"displayName", "description", "priority"} {
 		if v, ok := data[f]; ok {
 			rec[f] = v
 		}
 	}
 	if v, ok := data["name"]; ok {
-		name, _ := v.(string)
-		if name == "" {
-			return "", sandbox.Invalid("name", "Field name must not be empty.")
-		}
-		rec["name"] = name
+		rec["name"] = v
 	}
 	code, _ := rec["code"].(string)
 	if v, ok := data["code"]; ok && v != nil {
-		c, _ := v.(string)
-		if !ValidCode(c) {
-			return "", sandbox.Invalid("code", "Field code %q is not URL-friendly: use lower-case letters, digits and dashes (e.g. %q).", c, Slug(c))
-		}
-		code = c
+		code = v.(string)
 	} else if _, named := data["name"]; named {
 		code = Slug(rec["name"].(string))
 		if code == "" {
@@ -84,4 +79,22 @@ func ApplySurchargeUpdate(rec, data map[string]any, meta *eshop.Meta) (string, e
 		}
 	}
 	return code, nil
+}
+
+// CheckSurchargeTexts applies the surcharge table's rules for the name
+// and the code to the fields of a write that has them, in the default
+// language or in a translation (PATCH with language): a name must not be
+// empty, a code given must be URL-friendly (null leaves it as it is).
+func CheckSurchargeTexts(data map[string]any) error {
+	if v, ok := data["name"]; ok {
+		if name, _ := v.(string); name == "" {
+			return sandbox.Invalid("name", "Field name must not be empty.")
+		}
+	}
+	if v, ok := data["code"]; ok && v != nil {
+		if c, _ := v.(string); !ValidCode(c) {
+			return sandbox.Invalid("code", "Field code %q is not URL-friendly: use lower-case letters, digits and dashes (e.g. %q).", c, Slug(c))
+		}
+	}
+	return nil
 }

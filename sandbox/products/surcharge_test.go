@@ -81,3 +81,40 @@ func TestApplySurchargeUpdate(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckSurchargeTexts: the name and code rules a translation follows
+// too (PATCH with language), field by field.
+func TestCheckSurchargeTexts(t *testing.T) {
+	tests := []struct {
+		data, errInst string
+	}{
+		{`{}`, ""},
+		{`{"name":"Engraving","code":"engraving"}`, ""},
+		{`{"code":null}`, ""},
+		{`{"displayName":null,"description":""}`, ""},
+		{`{"name":""}`, "name"},
+		{`{"name":null}`, "name"},
+		{`{"code":""}`, "code"},
+		{`{"code":"Engraving"}`, "code"},
+		{`{"code":7}`, "code"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.data, func(t *testing.T) {
+			var data map[string]any
+			if err := json.Unmarshal([]byte(tc.data), &data); err != nil {
+				t.Fatal(err)
+			}
+			err := CheckSurchargeTexts(data)
+			if tc.errInst == "" {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			var se *sandbox.Error
+			if !errors.As(err, &se) || se.Kind != sandbox.KindInvalid || se.Instance != tc.errInst {
+				t.Fatalf("err = %v, want an invalid %s", err, tc.errInst)
+			}
+		})
+	}
+}

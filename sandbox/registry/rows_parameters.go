@@ -1,8 +1,10 @@
 package registry
 
 // parameterRows: filtering, surcharge and variant parameters and their
-// values. Their identifiers may be given in the selected language (spec,
-// common query parameters, rule 3).
+// values. Their identifiers, the values' included, are given in the
+// selected language (spec, common query parameters, rule 3): LangID on
+// every row, so a PATCH with language writes a translated identifier and
+// only that one names the record in that language.
 func parameterRows() []*Resource {
 	return []*Resource{
 		{
@@ -17,7 +19,7 @@ func parameterRows() []*Resource {
 			},
 		},
 		{
-			Name: "filtering-parameters/values", IDField: "valueIndex", SlugFrom: "name", BulkMax: 100,
+			Name: "filtering-parameters/values", IDField: "valueIndex", SlugFrom: "name", BulkMax: 100, LangID: true,
 			Parent: &Parent{Resource: "filtering-parameters", Var: "code", Field: "values"},
 			Ops: []*Op{
 				{Operation: "CreateFilteringParameterValue", Kind: BulkCreate, Body: "paramValues", Answer: AnswerParent},
@@ -37,7 +39,7 @@ func parameterRows() []*Resource {
 			},
 		},
 		{
-			Name: "surcharge-parameters/values", IDField: "valueIndex", SlugFrom: "description", BulkMax: 100,
+			Name: "surcharge-parameters/values", IDField: "valueIndex", SlugFrom: "description", BulkMax: 100, LangID: true,
 			Rename: map[string]string{"name": "description"},
 			Parent: &Parent{Resource: "surcharge-parameters", Var: "code|paramIndex", Field: "values"},
 			Ops: []*Op{
@@ -58,7 +60,7 @@ func parameterRows() []*Resource {
 			},
 		},
 		{
-			Name: "variant-parameters/values", IDField: "rawValue", SlugFrom: "paramValue", BulkMax: 100,
+			Name: "variant-parameters/values", IDField: "rawValue", SlugFrom: "paramValue", BulkMax: 100, LangID: true,
 			LangFields: []string{"paramValue"},
 			Parent:     &Parent{Resource: "variant-parameters", Var: "paramIndex", Field: "values"},
 			Ops: []*Op{

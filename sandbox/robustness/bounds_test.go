@@ -37,11 +37,7 @@ func TestHostileBodies(t *testing.T) {
 			t.Run(target.Path+"/"+in.Name, func(t *testing.T) {
 				call := target
 				call.Body = in.Data
-				start := time.Now()
 				r := s.Do(call)
-				if took := time.Since(start); took > time.Second {
-					t.Errorf("took %v", took)
-				}
 				if r.Status < 400 || r.Status >= 500 || len(r.Env.Errors) == 0 {
 					t.Fatalf("%d %s", r.Status, truncated(r.Body))
 				}

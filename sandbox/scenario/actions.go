@@ -15,9 +15,6 @@ import (
 // apply performs a fault's action on one call.
 func (e *Engine) apply(f *Fault, w http.ResponseWriter, r *http.Request, next http.Handler) {
 	now := e.d.Clock.Now()
-	// The answer's Date follows the sandbox clock, so a client can read a
-	// Retry-After date relative to it even when the clock was moved.
-	w.Header().Set("Date", now.UTC().Format(http.TimeFormat))
 	if f.Latency != nil {
 		t := time.NewTimer(f.Latency.D())
 		select {
@@ -74,7 +71,7 @@ func (e *Engine) apply(f *Fault, w http.ResponseWriter, r *http.Request, next ht
 		if msg == "" {
 			msg = "The service is under maintenance. Retry in a few minutes."
 		}
-		w.Header().Set("Retry-After", sandbox.RetryAfterDate(until))
+		// No Retry-After: the service sends it only with a full bucket.
 		api.WriteError(w, r, e.d.Headers, sandbox.Errorf(sandbox.KindUnavailable, limits.CodeMaintenance, "unknown", "%s", msg))
 	default: // latency alone
 		e.mark(f, r)
@@ -114,15 +111,27 @@ var statusKinds = map[int]struct {
 	503: {sandbox.KindUnavailable, limits.CodeMaintenance, "unknown", "The service is under maintenance. Retry in a few minutes."},
 }
 
-// DefaultRetryAfter is how far ahead a 429 fault's Retry-After points
-// when the fault gives none.
-const DefaultRetryAfter = 30 * time.Second
+// fullBucket is what a 429 with retryAfter answers unless the fault says
+// otherwise: the bucket is full, the only answer with Retry-After.
+var fullBucket = statusKinds[429]
 
-// respond answers with the spec's error envelope.
+func init() {
+	fullBucket.code, fullBucket.message = limits.CodeRateLimited, "The rate limit bucket is full."
+}
+
+// respond answers with the spec's error envelope. A 429 with retryAfter
+// is a full rate bucket held for that long (Limiter.HoldFull): Retry-After
+// comes, as the spec says, only with a bucket that reads full, and calls
+// before the date are refused as a full bucket refuses them. No other
+// answer carries Retry-After (Check refuses retryAfter elsewhere).
 func (e *Engine) respond(w http.ResponseWriter, r *http.Request, rs *Respond) {
 	def, ok := statusKinds[rs.Status]
 	if !ok {
 		def = statusKinds[500]
+	}
+	held := rs.Status == http.StatusTooManyRequests && rs.RetryAfter != nil
+	if held {
+		def = fullBucket
 	}
 	code, inst, msg := def.code, def.instance, def.message
 	if rs.ErrorCode != "" {
@@ -134,16 +143,15 @@ func (e *Engine) respond(w http.ResponseWriter, r *http.Request, rs *Respond) {
 	if rs.Message != "" {
 		msg = rs.Message
 	}
-	retry := time.Duration(0)
-	if rs.RetryAfter != nil {
-		retry = rs.RetryAfter.D()
-	} else if rs.Status == http.StatusTooManyRequests {
-		retry = DefaultRetryAfter
+	var err error = sandbox.Errorf(def.kind, code, inst, "%s", msg)
+	if held {
+		if e.d.Limits == nil {
+			w.Header().Set("Retry-After", sandbox.RetryAfterDate(e.d.Clock.Now().Add(rs.RetryAfter.D())))
+		} else if full := e.d.Limits.HoldFull(w, r, rs.RetryAfter.D()); rs.ErrorCode == "" && rs.Instance == "" && rs.Message == "" {
+			err = full // its message names the date
+		}
 	}
-	if retry > 0 {
-		w.Header().Set("Retry-After", sandbox.RetryAfterDate(e.d.Clock.Now().Add(retry)))
-	}
-	api.WriteError(w, r, e.d.Headers, sandbox.Errorf(def.kind, code, inst, "%s", msg))
+	api.WriteError(w, r, e.d.Headers, err)
 }
 
 // expireToken counts the call against its token and, once the token has

@@ -49,15 +49,11 @@ func TestParseBounds(t *testing.T) {
 			var err error
 			select {
 			case err = <-done:
-			case <-time.After(5 * time.Second):
-				t.Fatal("still parsing after 5 s")
+			case <-time.After(time.Minute): // a hang, not a speed target (those live in benchmarks)
+				t.Fatalf("still parsing after %s", time.Since(start))
 			}
-			took := time.Since(start)
 			runtime.ReadMemStats(&after)
 			allocated := (after.TotalAlloc - before.TotalAlloc) >> 20
-			if took > time.Second {
-				t.Errorf("took %v, want under a second", took)
-			}
 			if limit := uint64(len(c.data)>>20)*8 + 32; allocated > limit {
 				t.Errorf("allocated %d MB, want at most %d", allocated, limit)
 			}
@@ -77,7 +73,7 @@ func TestParseBounds(t *testing.T) {
 			if ps[0].Line < 1 {
 				t.Errorf("problem without a line: %v", ps[0])
 			}
-			t.Logf("%v, %d MB: %s", took.Round(time.Millisecond), allocated, ps[0])
+			t.Logf("%d MB: %s", allocated, ps[0])
 		})
 	}
 }

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -128,8 +129,13 @@ func checkFault(f *Fault, where string, at func(string, string, ...any)) {
 	if f.Match.Path != "" && !strings.HasPrefix(f.Match.Path, "/") {
 		at(where+"/match/path", "path %q must start with / (e.g. /api/orders/*)", f.Match.Path)
 	}
-	if f.Respond != nil && f.Respond.RetryAfter != nil && f.Respond.RetryAfter.D() < time.Second {
-		at(where+"/respond/retryAfter", "Retry-After is an HTTP date with whole seconds; give at least 1s")
+	if f.Respond != nil && f.Respond.RetryAfter != nil {
+		switch {
+		case f.Respond.Status != http.StatusTooManyRequests:
+			at(where+"/respond/retryAfter", "the service sends Retry-After only when the rate bucket is full (a 429), never with %d; drop retryAfter (the add-on backs off on its own) or use status 429", f.Respond.Status)
+		case f.Respond.RetryAfter.D() < time.Second:
+			at(where+"/respond/retryAfter", "Retry-After is an HTTP date with whole seconds; give at least 1s")
+		}
 	}
 	for _, d := range []struct {
 		set  bool

@@ -25,12 +25,19 @@ type ReportView struct {
 	Findings []Finding      `json:"findings"`
 	Dropped  int            `json:"dropped"` // oldest findings left out (more than MaxFindings)
 	Rules    []Rule         `json:"rules"`
+	// Chaos tells how the add-on coped with the faults --chaos injected
+	// (absent without chaos).
+	Chaos []ChaosCoping `json:"chaos,omitempty"`
+	// PaymentStatusWithin is the time the payment rules allow between a
+	// payment result and its status call (sandbox clock), e.g. "1m0s".
+	PaymentStatusWithin string `json:"paymentStatusWithin"`
 }
 
 // View renders the report.
 func (rp *Report) View() ReportView {
 	fs := rp.Findings()
-	v := ReportView{Clean: len(fs) == 0, Counts: map[string]int{}, Findings: fs, Rules: Rules, Dropped: rp.Dropped()}
+	v := ReportView{Clean: len(fs) == 0, Counts: map[string]int{}, Findings: fs, Rules: Rules, Dropped: rp.Dropped(),
+		PaymentStatusWithin: rp.PaymentWithin().String()}
 	if v.Findings == nil {
 		v.Findings = []Finding{}
 	}
@@ -40,6 +47,7 @@ func (rp *Report) View() ReportView {
 	for _, f := range fs {
 		v.Counts[f.Rule]++
 	}
+	v.Chaos = rp.chaosView()
 	return v
 }
 
@@ -59,7 +67,10 @@ func Routes(e *Engine, rp *Report) []api.Route {
 			return rp.View(), nil
 		}},
 		{Operation: "sandbox.faults", Method: http.MethodGet, Summary: "Faults in force (the scenario's, those added while serving, the built-in ones) and how often each matched and acted; the header that names one per call", Path: FaultsPath, Handler: func(*api.Request) (any, error) {
-			out := map[string]any{"faults": e.Faults(), "header": e.d.Headers.SandboxFault, "scenario": nil}
+			out := map[string]any{"faults": e.Faults(), "header": e.d.Headers.SandboxFault, "scenario": nil, "chaos": nil}
+			if ch := e.Chaos(); ch != nil {
+				out["chaos"] = ch.View()
+			}
 			if sc := e.Scenario(); sc != nil {
 				out["scenario"] = sc.Name
 			}

@@ -39,6 +39,7 @@ type Engine struct {
 	sc       *Scenario
 	matcher  *Matcher
 	builtins *Matcher
+	chaos    *Chaos // nil without --chaos
 	// needEshop and needAddon say whether any fault matches on the e-shop
 	// or the add-on, so a call costs no store read when none does.
 	needEshop, needAddon atomic.Bool
@@ -79,6 +80,13 @@ func (e *Engine) notice(f *Fault) {
 	}
 }
 
+// SetChaos makes the engine inject chaos into the add-on's calls that no
+// scripted fault takes; set before serving.
+func (e *Engine) SetChaos(c *Chaos) { e.chaos = c }
+
+// Chaos is the chaos in force (nil for none).
+func (e *Engine) Chaos() *Chaos { return e.chaos }
+
 // Scenario returns the scenario whose faults apply (nil for none).
 func (e *Engine) Scenario() *Scenario { return e.sc }
 
@@ -91,6 +99,9 @@ func (e *Engine) Matcher() *Matcher { return e.matcher }
 // are forgotten (the store was re-seeded, so the tokens are fresh again).
 func (e *Engine) Reset() {
 	e.ClearFaults()
+	if e.chaos != nil {
+		e.chaos.Reset()
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.expiries = map[string]int{}
@@ -119,8 +130,14 @@ func (e *Engine) Middleware(next http.Handler) http.Handler {
 				api.WriteError(w, r, e.d.Headers, err)
 				return
 			}
-		} else if e.matcher.Len() > 0 {
-			f = e.matcher.Pick(e.facts(r, c))
+		} else if e.matcher.Len() > 0 || e.chaos != nil {
+			facts := e.facts(r, c)
+			if e.matcher.Len() > 0 {
+				f = e.matcher.Pick(facts)
+			}
+			if f == nil && e.chaos != nil {
+				f = e.chaos.Draw(facts)
+			}
 		}
 		if f == nil {
 			next.ServeHTTP(w, r)
@@ -202,6 +219,7 @@ const (
 	SourceScenario = "scenario" // the scenario file the sandbox serves
 	SourceRuntime  = "runtime"  // added while serving (POST /_sandbox/faults)
 	SourceBuiltin  = "builtin"  // named per call in the <prefix>-Sandbox-Fault header
+	SourceChaos    = "chaos"    // drawn for a share of the add-on's calls (--chaos)
 )
 
 // FaultView is one fault in GET /_sandbox/faults.

@@ -158,8 +158,12 @@ type Respond struct {
 	ErrorCode string `yaml:"errorCode"`
 	Message   string `yaml:"message"`
 	Instance  string `yaml:"instance"`
-	// RetryAfter sets the Retry-After header to now + this duration (an
-	// HTTP date); 429 always carries one (default 30s).
+	// RetryAfter, with status 429 only, fills the caller's rate bucket
+	// for this long: the answer is the full bucket's 429
+	// (rate-limit-exceeded, Retry-After this far ahead on the sandbox
+	// clock, the bucket header full), and so is every call until then.
+	// The service sends Retry-After only with a full bucket, so no other
+	// status takes it; a 429 without it is too-many-connections.
 	RetryAfter *Duration `yaml:"retryAfter"`
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/addons"
 	"github.com/eshop-sandbox/sandbox/sandbox/bus"
+	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/limits"
 )
 
@@ -30,6 +31,9 @@ const (
 	RulePagedOnChanged    = "paged-on-changed-total"
 	RuleAsyncNoJobHook    = "async-without-job-finished"
 	RuleInstallEarly      = "install-answered-before-exchange"
+	// The payment rules (report_payments.go).
+	RulePaymentWithoutStatus = "payment-result-without-status"
+	RulePaidWithoutPayment   = "paid-status-without-payment-result"
 )
 
 // Rule describes one rule of the report, with the spec's words.
@@ -41,13 +45,15 @@ type Rule struct {
 // Rules lists the report's rules in a stable order.
 var Rules = []Rule{
 	{RuleRetriedUnchanged, "Sent a request again unchanged (same token, method, URL and body) after it had the 400 or 422 answer to it (spec, Errors: never retry unchanged); once per failed request."},
-	{RuleIgnoredRetryAfter, "Called before the Retry-After date of a 429 or 503 answer to the same token (the same IP without one), or of a 423 answer to the same method and URL, after it had that answer; once per call."},
+	{RuleIgnoredRetryAfter, "Called before the Retry-After date of a 429 answer (a full bucket, the only answer with one) to the same token (the same IP without one), after it had that answer; once per call."},
 	{RuleTooManyConns, "Had more calls open at once than the limit (3 per token, 50 per IP) and was refused with 429 too-many-connections (a scripted 429 does not count)."},
 	{RuleNoContentType, "Sent an API request without the Content-Type header (spec, Versioning rule 2: required)."},
 	{RuleExpiredTokenAgain, "Used an API token again after it had a 401 expired-token answer for it (spec: request a new one); once per token."},
 	{RulePagedOnChanged, "Fetched the next page after it had a page whose totalCount differed from the page before (spec, Paging rule 1: items may be skipped or repeated)."},
 	{RuleAsyncNoJobHook, "Called an asynchronous endpoint without registering the job:finished webhook first (spec, Events rule 1)."},
 	{RuleInstallEarly, "Answered the install request with 200 before exchanging the code for the OAuth token (spec, Authentication step 2)."},
+	{RulePaymentWithoutStatus, "Stored a payment result (PATCH /api/payment-status/{paymentCode}) and did not set the order to the status the e-shop maps that result to (PATCH /orders/{code}/status) within the allowed time (spec, payment flow step 6: both calls; only the status call changes the order)."},
+	{RulePaidWithoutPayment, "Marked an order paid online (a status with markAsPaid, or paid true, through a status call) without storing the payment result paid for it within the allowed time (spec, payment flow step 6)."},
 }
 
 // RuleNames are the names of Rules, for validation.
@@ -102,6 +108,11 @@ type Report struct {
 	waits    map[string][]wait        // identity (or identity+URL for 423) -> Retry-After answers
 	expired  map[string]*expiredState // tokens answered expired-token
 	pages    map[string]*pageState
+	// Chaos bookkeeping (see observeChaosLocked): injected and recovered
+	// per fault name, and the faults a later success would settle.
+	chaosInjected, chaosRecovered map[string]int
+	chaosOpen                     map[string][]string
+	pay                           payments // the payment rules (report_payments.go)
 }
 
 // wait is an answer that asked the client to wait until a moment.
@@ -131,7 +142,7 @@ type pageState struct {
 // NewReport returns an empty report. async reports whether an operation
 // is asynchronous (nil: none is).
 func NewReport(h sandbox.Headers, async func(string) bool) *Report {
-	rp := &Report{headers: h, async: async}
+	rp := &Report{headers: h, async: async, pay: payments{now: time.Now, within: sandbox.DefaultPaymentStatusWithin}}
 	rp.Clear()
 	return rp
 }
@@ -147,12 +158,16 @@ func (rp *Report) Clear() {
 	defer rp.mu.Unlock()
 	rp.findings, rp.dropped = nil, 0
 	rp.failed, rp.waits, rp.expired, rp.pages = map[string]answerMark{}, map[string][]wait{}, map[string]*expiredState{}, map[string]*pageState{}
+	rp.chaosInjected, rp.chaosRecovered, rp.chaosOpen = map[string]int{}, map[string]int{}, map[string][]string{}
+	rp.pay.clear()
 }
 
-// Findings returns a copy of the findings in the order they were made.
+// Findings returns a copy of the findings in the order they were made;
+// payment steps whose partner call is overdue by now are among them.
 func (rp *Report) Findings() []Finding {
 	rp.mu.Lock()
 	defer rp.mu.Unlock()
+	rp.expirePaymentsLocked(rp.pay.now())
 	return append([]Finding(nil), rp.findings...)
 }
 
@@ -187,10 +202,16 @@ func (rp *Report) trimLocked() {
 	if len(rp.pages) > MaxTracked {
 		rp.pages = map[string]*pageState{}
 	}
+	if len(rp.chaosOpen) > MaxTracked {
+		rp.chaosOpen = map[string][]string{}
+	}
+	if len(rp.pay.results)+len(rp.pay.paid) > MaxTracked {
+		rp.pay.clear()
+	}
 }
 
-// Hook is a bus consumer: it feeds calls and install reports to the
-// report. It does a little bookkeeping under a lock and never blocks.
+// Hook is a bus consumer: it feeds calls, install reports and
+// payment-flow steps to the report. It does a little bookkeeping under a lock and never blocks.
 func (rp *Report) Hook(m bus.Message) {
 	switch m.Topic {
 	case bus.TopicCall:
@@ -203,6 +224,13 @@ func (rp *Report) Hook(m bus.Message) {
 	case addons.TopicInstall:
 		if rec, ok := m.Data.(*addons.Record); ok {
 			rp.ObserveInstall(rec)
+		}
+	case bus.TopicPayment:
+		switch ps := m.Data.(type) {
+		case *bus.PaymentStep:
+			rp.ObservePayment(ps)
+		case bus.PaymentStep:
+			rp.ObservePayment(&ps)
 		}
 	}
 }
@@ -262,6 +290,10 @@ func (rp *Report) Observe(c *bus.Call) {
 		rp.addLocked(f)
 	}
 
+	if isAPI {
+		rp.observeChaosLocked(c.Eshop, c.Method, c.Operation, c.Fault, c.Status, base.TokenKind)
+	}
+
 	if isAPI && c.ReqHeader.Get("Content-Type") == "" {
 		add(RuleNoContentType, "%s %s was sent without Content-Type; send application/json on every request, GET and DELETE included.", c.Method, c.Path)
 	}
@@ -309,7 +341,7 @@ func (rp *Report) Observe(c *bus.Call) {
 		}
 	}
 
-	if c.Status == http.StatusForbidden && rp.async != nil && rp.async(c.Operation) && errCode != sandbox.CodeNoRights {
+	if c.Status == http.StatusForbidden && rp.async != nil && rp.async(c.Operation) && errCode != sandbox.CodeNoRights && errCode != eshop.CodeModuleNotEnabled {
 		add(RuleAsyncNoJobHook, "%s %s is asynchronous and was called without a registered job:finished webhook; register it first.", c.Method, c.Path)
 	}
 

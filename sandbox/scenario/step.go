@@ -146,9 +146,10 @@ type ExpectWebhook struct {
 	Within   Duration `yaml:"within"`
 }
 
-// ExpectBackoff waits Within for the add-on to receive a refusal (423,
-// 429 or 503) with Retry-After on a matching call and to retry it; the
-// retry must come no earlier than Retry-After said.
+// ExpectBackoff waits Within for the add-on to receive a 429 with
+// Retry-After (a full rate bucket, the only answer that carries one) on a
+// matching call and to retry it; the retry must come no earlier than
+// Retry-After said.
 type ExpectBackoff struct {
 	Match  Match    `yaml:"match"`
 	Within Duration `yaml:"within"`

@@ -46,11 +46,16 @@ func (l *Loader) readEshop(id int, file string, raw []byte) (*eshop.Meta, error)
 	if len(m.Languages) == 0 {
 		m.Languages = []string{m.DefaultLanguage}
 	}
-	for _, mod := range doc.Get("activeModules").Array() {
-		name := strings.ToLower(mod.Get("name").String())
-		if strings.Contains(name, "language") {
-			m.ForeignLanguages = true
+	m.Modules = []string{}
+	for i, mod := range doc.Get("activeModules").Array() {
+		name := mod.Get("name").String()
+		if err := eshop.CheckModuleName(name); err != nil {
+			return nil, &Error{File: l.path(file), Line: lineAt(raw, mod.Index), Reason: fmt.Sprintf("activeModules[%d]: %v", i, err)}
 		}
+		if m.HasModule(name) {
+			return nil, &Error{File: l.path(file), Line: lineAt(raw, mod.Index), Reason: fmt.Sprintf("activeModules[%d]: module %s is listed twice", i, name)}
+		}
+		m.Modules = append(m.Modules, name)
 	}
 	for _, c := range doc.Get("currencies").Array() {
 		code := c.Get("code").String()

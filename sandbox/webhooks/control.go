@@ -53,6 +53,7 @@ func (s *Service) emit(r *api.Request) (any, error) {
 		return nil, err
 	}
 	kind, _ := body["event"].(string)
+	kind = Canonical(kind)
 	if kind == "" || !s.Catalogue[kind] {
 		return nil, sandbox.Invalid("event", "Field event: %q is not an event of the reference. %s", kind, s.Catalogue.hint(kind))
 	}

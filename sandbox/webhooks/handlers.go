@@ -97,7 +97,7 @@ func (s *Service) register(r *api.Request) (any, error) {
 		m, _ := row.(map[string]any)
 		ev, _ := m["event"].(string)
 		u, _ := m["url"].(string)
-		regs[i] = Registration{Event: ev, URL: strings.TrimSpace(u)}
+		regs[i] = Registration{Event: Canonical(ev), URL: strings.TrimSpace(u)}
 	}
 	for i, reg := range regs {
 		if err := s.checkReachable(r, fmt.Sprintf("data[%d].url", i), reg.URL); err != nil {
@@ -256,7 +256,7 @@ func (s *Service) notifications(r *api.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	status, event := r.Query("status"), r.Query("event")
+	status, event := r.Query("status"), Canonical(r.Query("event"))
 	var active *bool
 	if r.Query("active") != "" {
 		a, err := r.BoolQuery("active")

@@ -93,8 +93,10 @@ func add(seen map[string]map[string]bool, ev, u string) {
 	seen[ev][u] = true
 }
 
-// CheckEvent accepts an event name that may be registered.
+// CheckEvent accepts an event name that may be registered: a reference
+// name, or a spec name of Aliases (callers store Canonical(ev)).
 func (c Catalogue) CheckEvent(instance, ev string) error {
+	ev = Canonical(ev)
 	if ev == "" {
 		return sandbox.Invalid(instance, "Field %s: an event name such as order:create is required.", instance)
 	}

@@ -29,6 +29,14 @@ type Config struct {
 	MaxRetries   int           // attempts after a 423 or 429 before giving up
 	MaxBackoff   time.Duration // cap of the exponential back-off without Retry-After
 	HTTPTimeout  time.Duration // per outgoing request
+
+	// PaymentResult is what the test gateway reports for every payment
+	// (paid by default; failed, canceled or pending to try the other
+	// paths).
+	PaymentResult string
+	// ResultStatuses is the order status to set for a payment result; a
+	// result not listed gets the default (see statusFor).
+	ResultStatuses map[string]int
 }
 
 // InstallURL is where the e-shop sends the install request.
@@ -60,6 +68,7 @@ type Addon struct {
 	mu       sync.Mutex
 	installs map[string]*installation // by OAuth token
 	events   []Received
+	payments []Payment
 	work     inflight
 }
 
@@ -118,6 +127,7 @@ func (a *Addon) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /install", a.handleInstall)
 	mux.HandleFunc("POST /webhooks", a.handleWebhook)
+	mux.HandleFunc("GET "+GatewayPath, a.handlePay)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 	mux.HandleFunc("GET /status", a.handleStatus)
 	return mux
@@ -155,11 +165,12 @@ func (w *inflight) wait() {
 	}
 }
 
-// Status is what GET /status shows: the installations (without tokens)
-// and the notifications received.
+// Status is what GET /status shows: the installations (without tokens),
+// the notifications received and the payments settled.
 type Status struct {
 	Installations []InstallationStatus `json:"installations"`
 	Events        []Received           `json:"events"`
+	Payments      []Payment            `json:"payments"`
 }
 
 // InstallationStatus describes one installation without its secrets.
@@ -175,7 +186,7 @@ type InstallationStatus struct {
 func (a *Addon) Status() Status {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	st := Status{Installations: []InstallationStatus{}, Events: append([]Received{}, a.events...)}
+	st := Status{Installations: []InstallationStatus{}, Events: append([]Received{}, a.events...), Payments: append([]Payment{}, a.payments...)}
 	for _, in := range a.installs {
 		in.tokMu.Lock()
 		has := in.apiToken != ""

@@ -48,11 +48,12 @@ func installed(t *testing.T, f *fakeService, state string) (*addon.Addon, *[]tim
 }
 
 // TestBackoff: 423 and 429 are retried after what Retry-After says (an
-// HTTP date or seconds), with exponential back-off when it is absent,
-// and given up after MaxRetries.
+// HTTP date counted from the answer's Date, or seconds), with exponential
+// back-off when it is absent, and given up after MaxRetries.
 func TestBackoff(t *testing.T) {
-	answer := func(status int, retryAfter string) func(http.ResponseWriter) {
+	dated := func(status int, date time.Time, retryAfter string) func(http.ResponseWriter) {
 		return func(w http.ResponseWriter) {
+			w.Header().Set("Date", date.UTC().Format(http.TimeFormat))
 			if retryAfter != "" {
 				w.Header().Set("Retry-After", retryAfter)
 			}
@@ -60,6 +61,8 @@ func TestBackoff(t *testing.T) {
 			_, _ = io.WriteString(w, `{"data":null,"errors":[{"errorCode":"x","message":"busy","instance":"unknown"}]}`)
 		}
 	}
+	answer := func(status int, retryAfter string) func(http.ResponseWriter) { return dated(status, now0, retryAfter) }
+	week := now0.Add(7 * 24 * time.Hour) // a server whose clock was moved a week ahead
 	ok := func(w http.ResponseWriter) { _, _ = io.WriteString(w, `{"data":{"orders":[]},"errors":null}`) }
 	tests := []struct {
 		name   string
@@ -68,6 +71,7 @@ func TestBackoff(t *testing.T) {
 		status int // of the final error, 0 for success
 	}{
 		{"429 with an HTTP date", []func(http.ResponseWriter){answer(429, now0.Add(3*time.Second).Format(http.TimeFormat)), ok}, []time.Duration{3 * time.Second}, 0},
+		{"the date counts from the answer's Date", []func(http.ResponseWriter){dated(429, week, week.Add(3*time.Second).Format(http.TimeFormat)), ok}, []time.Duration{3 * time.Second}, 0},
 		{"423 with seconds", []func(http.ResponseWriter){answer(423, "2"), ok}, []time.Duration{2 * time.Second}, 0},
 		{"a date in the past retries at once", []func(http.ResponseWriter){answer(429, now0.Add(-time.Minute).Format(http.TimeFormat)), ok}, []time.Duration{0}, 0},
 		{"no Retry-After: 1s, 2s, 4s", []func(http.ResponseWriter){answer(423, ""), answer(429, ""), answer(423, ""), ok}, []time.Duration{time.Second, 2 * time.Second, 4 * time.Second}, 0},

@@ -47,9 +47,9 @@ func (e *APIError) Code() string {
 //   - Content-Type on every request, GET and DELETE included;
 //   - the API token in <prefix>-Access-Token, reused until it expires;
 //   - on 401 expired-token, a new token and one more try;
-//   - on 423 and 429, a pause as long as Retry-After says (an HTTP date or
-//     seconds), or exponential back-off without it, then another try, at
-//     most MaxRetries times.
+//   - on 423 and 429, a pause as long as Retry-After says (an HTTP date,
+//     counted from the answer's Date, or seconds), or exponential back-off
+//     without it, then another try, at most MaxRetries times.
 func (a *Addon) call(ctx context.Context, in *installation, method, path string, body, out any) error {
 	var payload []byte
 	if body != nil {
@@ -85,7 +85,7 @@ func (a *Addon) call(ctx context.Context, in *installation, method, path string,
 			refreshed = true
 			continue
 		case (status == http.StatusLocked || status == http.StatusTooManyRequests) && retries < a.cfg.MaxRetries:
-			d := retryDelay(header.Get("Retry-After"), retries, a.Now(), a.cfg.MaxBackoff)
+			d := retryDelay(header.Get("Retry-After"), retries, answerTime(header, a.Now()), a.cfg.MaxBackoff)
 			retries++
 			a.log.Warn("backing off", "status", status, "path", path, "wait", d)
 			if err := a.Sleep(ctx, d); err != nil {
@@ -131,6 +131,17 @@ func decodeData(raw []byte, out any) error {
 		return errors.New("answer holds no data")
 	}
 	return json.Unmarshal(env.Data, out)
+}
+
+// answerTime is when the server dated an answer (its Date header), or now
+// when it did not: a Retry-After date is on the server's clock, so the wait
+// is Retry-After minus Date, whatever this machine's clock says (the
+// sandbox's clock may have been moved days ahead).
+func answerTime(h http.Header, now time.Time) time.Time {
+	if t, err := http.ParseTime(h.Get("Date")); err == nil {
+		return t
+	}
+	return now
 }
 
 // retryDelay is how long to wait before retrying after a 423 or 429:

@@ -42,8 +42,21 @@
 //     The system events addon:suspend, addon:approve, addon:terminate and
 //     addon:uninstall arrive at the add-on's configured webhook URL.
 //
+//  6. Payments (payments.go). As a payment gateway the add-on has one
+//     gateway address, with #PAYMENT_CODE#, #ESHOP_ID# and #LANGUAGE#,
+//     where the e-shop sends the buyer after the order. It reads the
+//     payment (GET /api/payment-status/{paymentCode}: the order code and
+//     the return address), checks the order (already paid or canceled: an
+//     inconsistency it escalates, changing nothing), and then makes two
+//     calls: PATCH /api/payment-status/{paymentCode} stores the payment
+//     result, and PATCH /api/orders/{code}/status sets the order status
+//     the e-shop maps that result to. The result alone changes no order;
+//     only the status call makes it paid, with the documents and e-mails
+//     of that status. Finally the buyer goes back to the return address.
+//
 // Sandbox conveniences (sandbox.go) are kept apart: fetching the client
 // credentials from the sandbox's control plane, registering this process's
-// URLs there, and asking the sandbox to install the add-on. Against the
-// real service these come from the partner administration instead.
+// URLs and gateway address there, and asking the sandbox to install the
+// add-on. Against the real service these come from the partner
+// administration and the service's operator instead.
 package addon

@@ -57,6 +57,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, locate Lo
 		install            int
 		register, quiet    bool
 		sandboxURL, eshopV string
+		resultStatuses     string
 	)
 	fs.StringVar(&listen, "listen", DefaultListen, "address to listen on")
 	fs.StringVar(&cfg.PublicURL, "public-url", "", "URL the e-shop reaches this add-on at (default http://<listen>)")
@@ -70,7 +71,9 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, locate Lo
 	fs.StringVar(&cfg.HeaderPrefix, "header-prefix", "Service", "brand word of the header names")
 	fs.StringVar(&cfg.StateFile, "state", "", "file keeping OAuth tokens and signature keys between runs (mode 0600)")
 	fs.StringVar(&events, "events", "order:create,order:update", "webhook events to register after installation (comma-separated)")
-	fs.BoolVar(&register, "register", false, "sandbox only: set this process's install, redirect and webhook URLs on the add-on in the sandbox")
+	fs.StringVar(&cfg.PaymentResult, "payment-result", ResultPaid, "what the test gateway reports for every payment: paid, failed, canceled or pending")
+	fs.StringVar(&resultStatuses, "result-status", "", "order status per payment result, RESULT=ID comma-separated (default: paid to the e-shop's first status that marks orders paid, canceled to the basic status -4, others none)")
+	fs.BoolVar(&register, "register", false, "sandbox only: set this process's install, redirect and webhook URLs and payment gateway address on the add-on in the sandbox")
 	fs.IntVar(&install, "install", 0, "sandbox only: once listening, register (as --register) and ask the sandbox to install the add-on into this e-shop, then print the report")
 	fs.BoolVar(&quiet, "quiet", false, "log warnings and errors only")
 	if err := fs.Parse(args); err != nil {
@@ -79,6 +82,16 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, locate Lo
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
+	switch cfg.PaymentResult {
+	case ResultPaid, ResultFailed, ResultCanceled, ResultPending:
+	default:
+		return fmt.Errorf("--payment-result %q: give paid, failed, canceled or pending", cfg.PaymentResult)
+	}
+	statuses, err := ParseResultStatuses(resultStatuses)
+	if err != nil {
+		return fmt.Errorf("--result-status %w", err)
+	}
+	cfg.ResultStatuses = statuses
 	base, err := sandboxBase(ctx, sandboxURL, locate)
 	if err != nil {
 		return err
@@ -121,8 +134,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, locate Lo
 	srv := &http.Server{Handler: a.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	fmt.Fprintf(stdout, "example-addon listening on %s\n  install URL: %s\n  webhook URL: %s\n  OAuth server: %s\n",
-		ln.Addr(), a.cfg.InstallURL(), a.cfg.WebhookURL(), a.cfg.OAuthURL)
+	fmt.Fprintf(stdout, "example-addon listening on %s\n  install URL: %s\n  webhook URL: %s\n  payment gateway: %s\n  OAuth server: %s\n",
+		ln.Addr(), a.cfg.InstallURL(), a.cfg.WebhookURL(), a.cfg.GatewayURL(), a.cfg.OAuthURL)
 
 	if install > 0 {
 		rep, err := a.RequestInstall(ctx, install)

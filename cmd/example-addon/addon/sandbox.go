@@ -114,7 +114,9 @@ func (a *Addon) FetchCredentials(ctx context.Context) error {
 }
 
 // Register tells the sandbox where this process listens: the install,
-// redirect and webhook URLs of the add-on, in every e-shop that knows it.
+// redirect and webhook URLs of the add-on and its payment gateway address
+// (the gateway record the service's operator keeps; spec: payment flow
+// step 1), in every e-shop that knows it.
 func (a *Addon) Register(ctx context.Context) error {
 	list, err := a.sandboxAddons(ctx)
 	if err != nil {
@@ -123,6 +125,10 @@ func (a *Addon) Register(ctx context.Context) error {
 	for _, ad := range list {
 		body := map[string]string{"installUrl": a.cfg.InstallURL(), "redirectUri": a.cfg.RedirectURI, "webhookUrl": a.cfg.WebhookURL()}
 		if err := a.controlCall(ctx, http.MethodPut, fmt.Sprintf("/_sandbox/eshops/%d/addons/%s", ad.EshopID, ad.Name), body, nil); err != nil {
+			return err
+		}
+		gateway := map[string]string{"url": a.cfg.GatewayURL()}
+		if err := a.controlCall(ctx, http.MethodPut, fmt.Sprintf("/_sandbox/eshops/%d/payment-gateways/%s", ad.EshopID, ad.Name), gateway, nil); err != nil {
 			return err
 		}
 	}

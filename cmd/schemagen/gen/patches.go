@@ -97,6 +97,9 @@ var patches = []patch{
 	// --- Order creation request ("data" of POST /api/orders).
 	{"/$defs/OrderCreate/properties/billingMethodCode", enum(billingMethodIDs), srcOrder + " (billingMethodCode 1..4)"},
 	{"/$defs/OrderCreate/properties/email", format("email"), srcOrder + " (email: format e-mail)"},
+	// The order header change (PATCH /api/orders/{code}/head) sends the
+	// same e-mail and is checked as creation checks it.
+	{"/endpoints/UpdateOrderHead" + dataProps + "email", format("email"), srcOrder + " (email: format e-mail; the header change checks what creation checks)"},
 	{"/$defs/OrderCreate.Items.Item", required("itemType", "vatRate"), srcItem + " (itemType, vatRate required)"},
 	{"/$defs/OrderCreate.Items.Item/properties/vatRate", pattern(`^[0-9]+\.[0-9]{2}$`), srcItem + " (vatRate: decimal with 2 places)"},
 	{"/$defs/OrderCreate.Items.Item/properties/priceRatio", pattern(`^[0-9]+\.[0-9]{4}$`), srcItem + " (priceRatio: decimal with 4 places)"},
@@ -167,8 +170,17 @@ var patches = []patch{
 	// reference's webhooks.events, a superset of the spec's table).
 	{"/$defs/NotificationData/properties/event", enumFrom("/webhooks/events"), "spec Events / webhooks.events"},
 	{"/$defs/Webhook/properties/event", enumFrom("/webhooks/events"), "spec Events / webhooks.events"},
-	{"/endpoints/RegisterNewWebhook/requestBody/properties/data/items/properties/event", enumFrom("/webhooks/events"), "spec Events / webhooks.events"},
+	// Registration also takes the spec's own names where the reference
+	// spells a kind otherwise (sandbox/webhooks Aliases lists the pairs;
+	// notifications carry the reference's name).
+	{"/endpoints/RegisterNewWebhook/requestBody/properties/data/items/properties/event", enumFrom("/webhooks/events").and(specEventNames...),
+		"spec Events / webhooks.events, plus the spec's names the reference spells otherwise"},
 }
+
+// specEventNames are the event kinds of the spec's Events table that the
+// reference's webhooks.events spells otherwise: productReview:create is
+// the reference's productReview:created.
+var specEventNames = strs("productReview:create")
 
 // patch is one row of the table: where, what, and on whose authority.
 type patch struct {
@@ -296,6 +308,7 @@ func walkProperties(r *reference, fn func(loc, name string, node map[string]any)
 type enumOp struct {
 	values []any
 	from   string // when set, the values are read from this reference location
+	extra  []any  // values added to those read from the reference
 	kind   string // "string" or "integer"
 }
 
@@ -309,6 +322,14 @@ func enum(values []any) *enumOp {
 
 func enumFrom(loc string) *enumOp { return &enumOp{from: loc, kind: "string"} }
 
+// and adds values to a code list read from the reference (the spec's
+// names of kinds the reference spells otherwise). Still a narrowing: the
+// reference leaves such a field any string.
+func (e *enumOp) and(extra ...any) *enumOp {
+	e.extra = append(e.extra, extra...)
+	return e
+}
+
 func (e *enumOp) apply(r *reference, node map[string]any) (string, error) {
 	values := e.values
 	if e.from != "" {
@@ -317,6 +338,14 @@ func (e *enumOp) apply(r *reference, node map[string]any) (string, error) {
 			return "", err
 		}
 	}
+	for _, x := range e.extra {
+		for _, v := range values {
+			if jsonEqual(v, x) {
+				return "", fmt.Errorf("%v is already in the code list; it needs no addition", x)
+			}
+		}
+	}
+	values = append(append([]any{}, values...), e.extra...)
 	if len(values) == 0 {
 		return "", fmt.Errorf("empty code list")
 	}

@@ -75,3 +75,34 @@ func lookup(m map[string]any, path string) any {
 	}
 	return cur
 }
+
+// MissingMandatorySent is MissingMandatory for a partial change (the
+// order header change): of the mandatory fields the order lacks once the
+// change is applied (order), only those the change itself sends, empty
+// or null, are listed. A field the change leaves alone is not its
+// concern, so a historical order created without a mandatory field can
+// still have its phone changed.
+func MissingMandatorySent(settings, order, change map[string]any) []string {
+	sent := map[string]bool{}
+	for k, v := range change {
+		sent["data."+k] = true
+		addr, ok := v.(map[string]any)
+		if !ok {
+			continue
+		}
+		for f := range addr {
+			sent["data."+k+"."+f] = true
+		}
+		if _, ok := addr["streetWithNr"]; ok {
+			sent["data."+k+".street"] = true
+			sent["data."+k+".houseNumber"] = true
+		}
+	}
+	var out []string
+	for _, p := range MissingMandatory(settings, order) {
+		if sent[p] {
+			out = append(out, p)
+		}
+	}
+	return out
+}

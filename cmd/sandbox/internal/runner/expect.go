@@ -231,12 +231,13 @@ type backoff struct {
 }
 
 // expectBackoff waits for a refusal with Retry-After on a matching call
-// and the add-on's retry of it, which must not come earlier.
+// (a 429 of a full rate bucket: the only answer that carries one) and the
+// add-on's retry of it, which must not come earlier.
 func (r *run) expectBackoff(e *scenario.ExpectBackoff) outcome {
 	within := r.within(e.Within)
 	_, b := waitFor(r.ctx, r.log, r.cursorCalls, r.cursorDeliveries, within, func(cs []*bus.Call, _ []bus.Delivery) (bool, backoff) {
 		for i, c := range cs {
-			if c.Status != http.StatusLocked && c.Status != http.StatusTooManyRequests && c.Status != http.StatusServiceUnavailable {
+			if c.Status != http.StatusTooManyRequests {
 				continue
 			}
 			if !e.Match.Conditions(r.facts(c)) {
@@ -257,7 +258,7 @@ func (r *run) expectBackoff(e *scenario.ExpectBackoff) outcome {
 		return false, backoff{}
 	})
 	cs, ds, _ := r.log.since(r.cursorCalls, r.cursorDeliveries)
-	expected := fmt.Sprintf("after a 423, 429 or 503 with Retry-After on %s, the add-on retries no earlier than Retry-After, within %v", strings.TrimPrefix(describeMatch(e.Match), "a "), within)
+	expected := fmt.Sprintf("after a 429 with Retry-After (a full rate bucket) on %s, the add-on retries no earlier than Retry-After, within %v", strings.TrimPrefix(describeMatch(e.Match), "a "), within)
 	switch {
 	case b.refusal == nil:
 		return fail(expected, "no matching call was refused with Retry-After", traffic(cs, ds, 10))
@@ -284,13 +285,8 @@ func (r *run) askedWait(refusal *bus.Call, until time.Time) string {
 			if f.Name != refusal.Fault {
 				continue
 			}
-			switch {
-			case f.Respond != nil && f.Respond.RetryAfter != nil:
+			if f.Respond != nil && f.Respond.RetryAfter != nil {
 				return fmt.Sprintf("Retry-After asked %v, until %s", f.Respond.RetryAfter.D(), date)
-			case f.Respond != nil && f.Respond.Status == http.StatusTooManyRequests:
-				return fmt.Sprintf("Retry-After asked %v, until %s", scenario.DefaultRetryAfter, date)
-			case f.Maintenance != nil:
-				return fmt.Sprintf("Retry-After asked %v, until %s", f.Maintenance.For.D(), date)
 			}
 		}
 	}
@@ -298,18 +294,18 @@ func (r *run) askedWait(refusal *bus.Call, until time.Time) string {
 }
 
 // findings reads the contract report.
-func (r *run) findings() []scenario.Finding {
-	status, raw, err := r.control(http.MethodGet, scenario.ReportPath, nil)
-	if err != nil || status != http.StatusOK {
-		return nil
-	}
+func (r *run) findings() []scenario.Finding { return r.report().Findings }
+
+// report reads the contract report (empty when it cannot be read).
+func (r *run) report() scenario.ReportView {
 	var env struct {
 		Data scenario.ReportView `json:"data"`
 	}
-	if json.Unmarshal(raw, &env) != nil {
-		return nil
+	status, raw, err := r.control(http.MethodGet, scenario.ReportPath, nil)
+	if err != nil || status != http.StatusOK || json.Unmarshal(raw, &env) != nil {
+		return scenario.ReportView{}
 	}
-	return env.Data.Findings
+	return env.Data
 }
 
 func describeFindings(fs []scenario.Finding) []string {

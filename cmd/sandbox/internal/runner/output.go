@@ -72,6 +72,12 @@ func WriteText(w io.Writer, res *Result) {
 			fmt.Fprintf(w, "    - %s\n", f)
 		}
 	}
+	if len(res.Chaos) > 0 {
+		fmt.Fprintf(w, "  chaos: how the add-on coped\n")
+		for _, c := range res.Chaos {
+			fmt.Fprintf(w, "    - %s\n", c.Summary)
+		}
+	}
 	if res.AddonOutput != "" {
 		fmt.Fprintf(w, "  add-on output (last lines):\n%s\n", indent(tail(res.AddonOutput, 20), "    "))
 	}

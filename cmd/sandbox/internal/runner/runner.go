@@ -45,6 +45,13 @@ type Options struct {
 	Program string
 	// Version is the build's version, passed to each scenario's sandbox.
 	Version string
+	// ChaosRate is the share of the add-on's API calls that get a platform
+	// fault (0: none); ChaosSeed seeds it (0: the scenario's seed).
+	ChaosRate float64
+	ChaosSeed uint64
+	// PaymentStatusWithin is the contract report's time between a payment
+	// result and its status call (0: sandbox.DefaultPaymentStatusWithin).
+	PaymentStatusWithin time.Duration
 }
 
 // DefaultStart is where a frozen clock starts when the scenario names no
@@ -68,6 +75,8 @@ type Result struct {
 	Setup    string             `json:"setup,omitempty"`
 	Steps    []StepResult       `json:"steps"`
 	Findings []scenario.Finding `json:"findings"`
+	// Chaos tells how the add-on coped with the faults chaos injected.
+	Chaos []scenario.ChaosCoping `json:"chaos,omitempty"`
 	// AddonOutput is the end of the add-on process's output, shown when
 	// something failed.
 	AddonOutput string `json:"addonOutput,omitempty"`
@@ -157,7 +166,8 @@ func Run(ctx context.Context, sc *scenario.Scenario, opts Options) *Result {
 		}
 		res.Steps = append(res.Steps, sr)
 	}
-	res.Findings = r.findings()
+	rep := r.report()
+	res.Findings, res.Chaos = rep.Findings, rep.Chaos
 	if sc.Strict {
 		res.Steps = append(res.Steps, r.strictStep(len(sc.Steps), res.Findings))
 	}
@@ -239,10 +249,12 @@ func (r *run) start() error {
 // config builds the sandbox configuration of the scenario.
 func (r *run) config() (sandbox.Config, error) {
 	sc := r.sc
-	cfg := sandbox.Config{Addr: "127.0.0.1:0", Headless: true, Seed: sc.Seed, Scenario: sc.Source, ScenarioName: sc.File, Version: r.opts.Version}
+	cfg := sandbox.Config{Addr: "127.0.0.1:0", Headless: true, Seed: sc.Seed, Scenario: sc.Source, ScenarioName: sc.File, Version: r.opts.Version,
+		PaymentStatusWithin: r.opts.PaymentStatusWithin}
 	if cfg.Seed == 0 {
 		cfg.Seed = 1
 	}
+	cfg.ChaosRate, cfg.ChaosSeed = r.opts.ChaosRate, r.opts.ChaosSeed
 	lim := sc.Limits.Apply(sandbox.DefaultLimits())
 	cfg.Limits = &lim
 	switch {
