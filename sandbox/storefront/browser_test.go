@@ -95,8 +95,8 @@ type facts struct {
 	LastBody         string // id of the body's last element (the common-footer insert)
 	ConfirmedInserts int    // #conversion-pixel elements inside #order-confirmed-insert
 	Cards            []struct {
-		Name, Href, Cut, Price string
-		Img                    int
+		Name, Href, Src, Cut, Price string
+		Img                         int
 	}
 	Rows     [][]string // order item rows: class, then the cells' texts as shown (white space folded)
 	Variants int        // rows of the product's variant table
@@ -127,7 +127,7 @@ return {
   confirmedInserts: document.querySelectorAll('#order-confirmed-insert #conversion-pixel').length,
   cards: [...document.querySelectorAll('.product-card')].map(c => {
     const img = c.querySelector('img');
-    return {name: c.dataset.name, href: c.querySelector('a').href, cut: img.dataset.imageUrl,
+    return {name: c.dataset.name, href: c.querySelector('a').href, src: img.src, cut: img.dataset.imageUrl,
       img: img.complete ? img.naturalWidth : 0, price: txt(c.querySelector('.price'))};
   }),
   rows: [...document.querySelectorAll('#order-items tbody tr')].map(r => [r.className, ...[...r.cells].map(c => c.innerText.replace(/\s+/g, ' ').trim())]),
@@ -325,6 +325,7 @@ func TestStorefrontInBrowser(t *testing.T) {
 			c.eq(card.Name+": link", card.Href, p.Get("url").String())
 			c.ok(card.Name+": picture does not load", card.Img > 0)
 			c.has(card.Name+": image cut", card.Cut, shop+"/cdn/"+storefront.ImageCut+"/")
+			c.eq(card.Name+": picture address", card.Src, card.Cut)
 			c.has(card.Name+": price", card.Price, "Kč")
 		}
 		c.has("footer", f.Text["sandbox-note"], "1001")

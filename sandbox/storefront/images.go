@@ -6,7 +6,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
 )
 
-// placeholderSVG is the neutral picture every product shows for now.
+// placeholderSVG is the neutral picture of a product without images.
 //
 //go:embed assets/placeholder.svg
 var placeholderSVG []byte
@@ -16,11 +16,10 @@ var placeholderSVG []byte
 const PlaceholderPath = "/storefront/placeholder.svg"
 
 // cutImagesServed says whether the image cut addresses
-// ({eshop_url}/cdn/<cut>/<name>) serve images. They do not yet, so every
-// product shows the neutral placeholder; set it to true once they do.
-// The pages carry each product's cut address in data-image-url either
-// way, and the browser test checks it against the API's image data.
-const cutImagesServed = false
+// ({eshop_url}/cdn/<cut>/<name>) serve images; sandbox/images serves
+// them. Set it to false to show the neutral placeholder on every product
+// instead. A product without images shows the placeholder either way.
+const cutImagesServed = true
 
 // imageSrc is the address a product picture is shown from, given the
 // image cut address the API names for it ("" when it has none).
