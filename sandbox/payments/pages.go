@@ -76,11 +76,8 @@ func (s *Service) confirmedPage(r *api.Request) (any, error) {
 		if err != nil {
 			return err
 		}
-		price, _ := o["price"].(map[string]any)
-		st, _ := o["status"].(map[string]any)
-		page = storefront.Render(sh.Tx, sh.ID, storefront.ConfirmedPage(storefront.Confirmed{
-			EshopName: sh.Meta.Name, OrderCode: str(o["code"]), Total: str(price["toPay"]) + " " + str(price["currencyCode"]),
-			Status: str(st["name"]), Paid: o["paid"] == true, Canceled: sh.OrderCanceled(o), PaymentReceived: orders.HasPaidResult(o),
+		page = storefront.Render(sh.Tx, sh.ID, storefront.ConfirmedPage(storefront.Confirmed{Order: o, EshopURL: sh.EshopURL,
+			Paid: o["paid"] == true, Canceled: sh.OrderCanceled(o), PaymentReceived: orders.HasPaidResult(o),
 			GatewayURL: gw, Notice: notice}))
 		return nil
 	})
@@ -118,8 +115,9 @@ func (s *Service) payLink(r *api.Request) (any, error) {
 }
 
 // thankYouPage serves the return address: a page that reflects the
-// payment's status and whether the order is marked paid yet; another try
-// is offered only while the order still waits for a payment.
+// status of the payment record the address names, whether the order is
+// marked paid yet, and the order; another try is offered only while the
+// order still waits for a payment.
 func (s *Service) thankYouPage(r *api.Request) (any, error) {
 	var page []byte
 	err := s.Orders.View(atoi(r.Var("eshopId")), func(sh *orders.Shop) error {
@@ -139,8 +137,8 @@ func (s *Service) thankYouPage(r *api.Request) (any, error) {
 		if sh.NeedsPayment(o) {
 			retry = sh.EshopURL + "/order/" + url.PathEscape(str(o["code"])) + "/pay"
 		}
-		page = storefront.Render(sh.Tx, sh.ID, storefront.ThankYouPage(storefront.ThankYou{EshopName: sh.Meta.Name,
-			OrderCode: str(o["code"]), PaymentStatus: status, Paid: o["paid"] == true, RetryURL: retry}))
+		page = storefront.Render(sh.Tx, sh.ID, storefront.ThankYouPage(storefront.ThankYou{Order: o, EshopURL: sh.EshopURL,
+			PaymentStatus: status, Paid: o["paid"] == true, RetryURL: retry}))
 		return nil
 	})
 	if err != nil {

@@ -7,10 +7,11 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/storefront"
 )
 
 // readEshop derives the sandbox's summary of an e-shop from eshop.json
-// (the data of GET /api/eshop).
+// (the data of GET /api/eshop), and checks its storefront look.
 func (l *Loader) readEshop(id int, file string, raw []byte) (*eshop.Meta, error) {
 	if !isObject(raw) {
 		return nil, &Error{File: l.path(file), Line: 1, Reason: "must be a JSON object (the data of GET /api/eshop)"}
@@ -18,6 +19,9 @@ func (l *Loader) readEshop(id int, file string, raw []byte) (*eshop.Meta, error)
 	doc := gjson.ParseBytes(raw)
 	if got := doc.Get("contactInformation.eshopId"); got.Exists() && int(got.Int()) != id {
 		return nil, &Error{File: l.path(file), Line: lineOf(raw, "eshopId"), Reason: fmt.Sprintf("contactInformation.eshopId is %d but the folder says %d", got.Int(), id)}
+	}
+	if _, err := storefront.ReadLook(raw); err != nil {
+		return nil, &Error{File: l.path(file), Line: lineOf(raw, storefront.LookKey), Reason: err.Error()}
 	}
 	m := &eshop.Meta{ID: id, Name: doc.Get("contactInformation.eshopName").String()}
 	for _, lang := range doc.Get("languages").Array() {

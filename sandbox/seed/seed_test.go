@@ -61,6 +61,11 @@ func TestEmbeddedFixturesAreValid(t *testing.T) {
 
 const eshop = `{"contactInformation": {"eshopId": 5, "eshopName": "T"}, "languages": [{"code": "en", "isDefault": true}], "currencies": [{"code": "EUR"}]}`
 
+// withLook is eshop with a storefront look on its second line.
+func withLook(look string) string {
+	return strings.TrimSuffix(eshop, "}") + ",\n\"_storefront\": " + look + "}"
+}
+
 // TestBrokenFixtures checks that each kind of broken file is reported with
 // its file, line and reason, and that nothing is half-seeded.
 func TestBrokenFixtures(t *testing.T) {
@@ -91,6 +96,10 @@ func TestBrokenFixtures(t *testing.T) {
 		{"short token", map[string]string{"eshops/5/eshop.json": eshop, "eshops/5/credentials.json": `{"privateTokens":[{"name":"x","token":"short","rights":"all"}]}`}, "at least 16 characters"},
 		{"unknown rights group", map[string]string{"eshops/5/eshop.json": eshop, "eshops/5/credentials.json": `{"privateTokens":[{"name":"x","token":"sbx_prv_0123456789abcdef","rights":{"Nope":"read"}}]}`}, "unknown endpoint group \"Nope\""},
 		{"unknown add-on endpoint", map[string]string{"eshops/5/eshop.json": eshop, "eshops/5/credentials.json": `{"addons":[{"name":"a","clientId":"c","clientSecret":"s","endpoints":[{"endpoint":"GetEverything","approved":true}]}]}`}, "unknown endpoint \"GetEverything\""},
+		{"storefront colour", map[string]string{"eshops/5/eshop.json": withLook(`{"colors": {"primary": "green"}}`)}, `fx/eshops/5/eshop.json:2: _storefront.colors.primary is "green": give a colour as #rrggbb`},
+		{"storefront unknown key", map[string]string{"eshops/5/eshop.json": withLook(`{"colours": {}}`)}, `fx/eshops/5/eshop.json:2: _storefront: unknown field "colours"`},
+		{"storefront logo not svg", map[string]string{"eshops/5/eshop.json": withLook(`{"logoSvg": "<html></html>"}`)}, `fx/eshops/5/eshop.json:2: _storefront.logoSvg: the root element is "html"`},
+		{"storefront logo address", map[string]string{"eshops/5/eshop.json": withLook(`{"logoUrl": "javascript:alert(1)"}`)}, `fx/eshops/5/eshop.json:2: _storefront.logoUrl is "javascript:alert(1)"`},
 		{"bad expiry", map[string]string{"eshops/5/eshop.json": eshop, "eshops/5/credentials.json": `{"addons":[{"name":"a","clientId":"c","clientSecret":"s","endpoints":[],"apiTokens":[{"token":"sbx_api_0123456789abcdef","expiresAt":"soon"}]}]}`}, "expiresAt \"soon\""},
 	}
 	for _, tc := range tests {

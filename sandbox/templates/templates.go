@@ -1,17 +1,14 @@
 // Package templates emulates the Templates group: HTML code inserted at
 // the three fixed locations (common-header, common-footer,
 // order-confirmed), stored in the storefront's templates collection, and
-// the storefront preview at {eshop_url}/ that renders it, so a template
-// add-on can see its code in a browser.
+// the storefront pages at {eshop_url}/ that show it (sandbox/storefront),
+// so a template add-on can see its code in a browser.
 package templates
 
 import (
 	"encoding/json"
 	"fmt"
-	"html/template"
-	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
@@ -138,73 +135,9 @@ func (s *Service) remove(r *api.Request) (any, error) {
 	return nil, nil
 }
 
-// Routes are the e-shop's preview pages: the storefront at {eshop_url}/
-// and a preview of the order-confirmed page.
+// Routes are the storefront pages that show the inserted code: the
+// catalogue pages of sandbox/storefront (home, categories, products, the
+// order-confirmed preview).
 func (s *Service) Routes() []api.Route {
-	return []api.Route{
-		{Operation: "storefront.home", Method: http.MethodGet, Path: "/", Handler: s.home},
-		{Operation: "storefront.home.bare", Method: http.MethodGet, Path: "", Handler: s.home},
-		{Operation: "storefront.order-confirmed.preview", Method: http.MethodGet, Path: "/preview/order-confirmed", Handler: s.confirmedPreview},
-	}
-}
-
-var homeBody = template.Must(template.New("home").Parse(`<header><h1>{{.Name}}</h1><p>Sandbox storefront preview of e-shop {{.ID}}.</p></header>
-<main>
-<h2>Products</h2>
-<ul id="products">{{range .Products}}<li>{{.}}</li>{{else}}<li>No visible products.</li>{{end}}</ul>
-<p><a href="{{.ConfirmedURL}}">Preview the order-confirmed page</a></p>
-</main>`))
-
-// maxPreviewProducts caps the product list of the preview.
-const maxPreviewProducts = 24
-
-func (s *Service) home(r *api.Request) (any, error) {
-	id, _ := strconv.Atoi(r.Var("eshopId"))
-	var page []byte
-	err := s.Store.View(func(tx *store.Tx) error {
-		meta, err := eshop.Get(tx, id)
-		if err != nil {
-			return err
-		}
-		var names []string
-		_ = tx.Scan(id, "products", func(_ string, doc []byte) bool {
-			var p struct {
-				Name       string `json:"name"`
-				Visibility string `json:"visibility"`
-			}
-			if json.Unmarshal(doc, &p) == nil && p.Name != "" && (p.Visibility == "" || p.Visibility == "visible") {
-				names = append(names, p.Name)
-			}
-			return len(names) < maxPreviewProducts
-		})
-		var body strings.Builder
-		if err := homeBody.Execute(&body, map[string]any{"Name": meta.Name, "ID": id, "Products": names,
-			"ConfirmedURL": s.Site.EshopURL(id) + "/preview/order-confirmed"}); err != nil {
-			return err
-		}
-		page = storefront.Render(tx, id, storefront.Page{Title: meta.Name, Body: template.HTML(body.String())})
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &api.Raw{ContentType: "text/html; charset=utf-8", Body: page}, nil
-}
-
-func (s *Service) confirmedPreview(r *api.Request) (any, error) {
-	id, _ := strconv.Atoi(r.Var("eshopId"))
-	var page []byte
-	err := s.Store.View(func(tx *store.Tx) error {
-		meta, err := eshop.Get(tx, id)
-		if err != nil {
-			return err
-		}
-		body := template.HTML(`<h1>Thank you for your order</h1><p>This is a preview of the order-confirmed page; the code inserted at order-confirmed appears below.</p>`)
-		page = storefront.Render(tx, id, storefront.Page{Title: meta.Name + ": order confirmed", Body: body, OrderConfirmed: true})
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &api.Raw{ContentType: "text/html; charset=utf-8", Body: page}, nil
+	return (&storefront.Catalog{Store: s.Store, Site: s.Site}).Routes()
 }
