@@ -27,8 +27,8 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/storefront/locale"
 )
 
-// update rewrites the screenshots in docs/images that the README shows.
-var update = flag.Bool("update", false, "write the storefront screenshots to docs/images")
+// update rewrites the screenshots in testdata/screenshots that the README shows (the repository keeps its top level to the project's folders).
+var update = flag.Bool("update", false, "write the storefront screenshots to testdata/screenshots")
 
 // ChromiumPath is where Debian's chromium package puts the browser.
 const ChromiumPath = "/usr/bin/chromium"
@@ -37,7 +37,7 @@ const ChromiumPath = "/usr/bin/chromium"
 const winWidth, winHeight = 1280, 900
 
 // shotsDir is where -update writes the screenshots (the README's images).
-var shotsDir = filepath.Join("..", "..", "docs", "images")
+var shotsDir = filepath.Join("testdata", "screenshots")
 
 // shots are the pages photographed for the README, by file name.
 var shots = []string{"storefront-home.png", "storefront-category.png", "storefront-product.png",
@@ -184,7 +184,7 @@ func read(t *testing.T, ctx context.Context) *facts {
 
 var failureDir = sync.OnceValues(func() (string, error) { return os.MkdirTemp("", "storefront-browser-") })
 
-// photograph writes the page as it is now: to docs/images under -update
+// photograph writes the page as it is now: to testdata/screenshots under -update
 // (for shot names), and to a kept temporary folder when the test failed.
 func photograph(t *testing.T, ctx context.Context, shot string) {
 	t.Helper()
