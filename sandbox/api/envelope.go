@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 )
@@ -184,6 +185,19 @@ func ErrorItemOf(err error) ErrorItem {
 // that way and its client library matches them case-sensitively, while
 // http.Header.Set would send X-Request-Id and X-Ratelimit-Bucket-Filling.
 func SetExact(h http.Header, name, value string) {
-	delete(h, http.CanonicalHeaderKey(name))
+	delete(h, canonicalKey(name))
 	h[name] = []string{value}
+}
+
+// canonicalKeys caches the canonical form of the few exact header names
+// the sandbox writes: computing it allocated on every answer.
+var canonicalKeys sync.Map // exact name -> canonical name
+
+func canonicalKey(name string) string {
+	if c, ok := canonicalKeys.Load(name); ok {
+		return c.(string)
+	}
+	c := http.CanonicalHeaderKey(name)
+	canonicalKeys.Store(name, c)
+	return c
 }

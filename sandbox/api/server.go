@@ -72,6 +72,7 @@ type Server struct {
 	hosts       *Hosts
 	bodyTimeout time.Duration
 	clock       *sandbox.Clock
+	dates       dateCache
 	chain       http.Handler
 	steps       []Step
 	routes      map[string]*Route
@@ -108,7 +109,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c := &Call{RequestID: s.ids.UUID(), srv: s}
 	SetExact(w.Header(), "X-Request-ID", c.RequestID)
 	if s.clock != nil {
-		w.Header()["Date"] = []string{s.clock.Now().UTC().Format(http.TimeFormat)}
+		w.Header()["Date"] = []string{s.dates.format(s.clock.Now())}
 	}
 	r = WithCall(r, c)
 	defer s.recoverPanic(w, r)

@@ -299,22 +299,30 @@ func (rp *Report) Observe(c *bus.Call) {
 	}
 
 	mark := markOf(c)
-	retryKey := identity + " " + c.Method + " " + c.Path + " " + bodyHash(c.ReqBody)
-	if m, ok := rp.failed[retryKey]; ok && startedAfter(c, m) {
-		add(RuleRetriedUnchanged, "%s %s was sent again unchanged after it was answered 400 or 422; fix the request instead of retrying it.", c.Method, c.Path)
-		delete(rp.failed, retryKey) // once per failure
-	}
-	if c.Status == http.StatusBadRequest || c.Status == http.StatusUnprocessableEntity {
-		if _, ok := rp.failed[retryKey]; !ok { // the earliest answer the client could know
-			rp.failed[retryKey] = mark
+	// The keys are built only when something may be found under them:
+	// most calls follow no refusal and get none.
+	refused := c.Status == http.StatusBadRequest || c.Status == http.StatusUnprocessableEntity
+	if len(rp.failed) > 0 || refused {
+		retryKey := identity + " " + c.Method + " " + c.Path + " " + bodyHash(c.ReqBody)
+		if m, ok := rp.failed[retryKey]; ok && startedAfter(c, m) {
+			add(RuleRetriedUnchanged, "%s %s was sent again unchanged after it was answered 400 or 422; fix the request instead of retrying it.", c.Method, c.Path)
+			delete(rp.failed, retryKey) // once per failure
+		}
+		if refused {
+			if _, ok := rp.failed[retryKey]; !ok { // the earliest answer the client could know
+				rp.failed[retryKey] = mark
+			}
 		}
 	}
 
-	lockKey := identity + " " + c.Method + " " + c.Path
-	for _, k := range []string{identity, lockKey} {
-		rp.judgeWaits(c, k, add)
+	ra := c.RespHeader.Get("Retry-After")
+	lockKey := ""
+	if len(rp.waits) > 0 || ra != "" {
+		lockKey = identity + " " + c.Method + " " + c.Path
+		rp.judgeWaits(c, identity, add)
+		rp.judgeWaits(c, lockKey, add)
 	}
-	if ra := c.RespHeader.Get("Retry-After"); ra != "" {
+	if ra != "" {
 		if until, err := http.ParseTime(ra); err == nil {
 			switch c.Status {
 			case http.StatusLocked:
@@ -433,11 +441,12 @@ func (rp *Report) paging(c *bus.Call, identity string, add func(string, string, 
 
 // token returns the call's token and its kind by header.
 func (rp *Report) token(h http.Header) (string, string) {
-	if t := h.Get(rp.headers.AccessToken); t != "" {
-		return t, "addon"
+	// By the canonical keys: Get would canonicalise the names on every call.
+	if v := h[rp.headers.AccessTokenKey]; len(v) > 0 && v[0] != "" {
+		return v[0], "addon"
 	}
-	if t := h.Get(rp.headers.PrivateToken); t != "" {
-		return t, "private"
+	if v := h[rp.headers.PrivateTokenKey]; len(v) > 0 && v[0] != "" {
+		return v[0], "private"
 	}
 	return "", ""
 }
@@ -450,6 +459,9 @@ func host(addr string) string {
 }
 
 func bodyHash(b []byte) string {
+	if len(b) == 0 { // most calls (GET, DELETE): no need to hash nothing
+		return ""
+	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])
 }
