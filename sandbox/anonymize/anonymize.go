@@ -14,9 +14,9 @@
 // stay digits.
 //
 // Which fields hold personal data is decided by their names (Fields),
-// plus two context rules: a name, title or text beside an e-mail address
-// or a phone number (a review, a discussion post, a shipment's recipient)
-// is a person's, and so is the name of an order history entry's user.
+// plus two context rules: a name, title or text beside a plain "email" or
+// "phone" (a review, a discussion post, a shipment's recipient) is a
+// person's, and so is the name of an order history entry's user.
 // Finally Scrub replaces, inside every other text, any e-mail, phone,
 // full name or street that was replaced somewhere, so that "Status changed
 // by Jana Horáková" does not keep the name the customer record lost.
@@ -75,8 +75,13 @@ var Fields = map[string]Kind{
 	"reactionText": Text, "referer": Text,
 }
 
+// personMarkers are the fields that make their object a person's: a
+// customer's, a reviewer's, a shipment's recipient's. A business contact
+// (a brand's contactEmail, a carrier's contactPhone) does not.
+var personMarkers = map[string]bool{"email": true, "phone": true, "mobilePhone": true}
+
 // besidePerson are the fields that are a person's (or a person's words)
-// when their object also holds an e-mail address or a phone number.
+// when their object is a person's (personMarkers).
 var besidePerson = map[string]Kind{
 	"name": Person, "title": Text, "description": Text, "text": Text, "content": Text, "note": Text,
 }
@@ -96,6 +101,23 @@ type Anonymizer struct {
 	mu    sync.Mutex
 	fakes map[Kind]map[string]string // kind -> original -> fake
 	taken map[Kind]map[string]string // kind -> fake -> original (collisions)
+	keep  map[string]bool
+}
+
+// Keep names values that are never replaced, wherever they appear: the
+// e-shop's own name, which a shipment's sender or a carrier's address
+// repeat beside an e-mail address, is the shop's, not a person's.
+func (a *Anonymizer) Keep(values ...string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.keep == nil {
+		a.keep = map[string]bool{}
+	}
+	for _, v := range values {
+		if strings.TrimSpace(v) != "" {
+			a.keep[v] = true
+		}
+	}
 }
 
 // New returns an anonymizer whose fakes derive from key (at least 16
@@ -142,12 +164,10 @@ func (a *Anonymizer) walk(v any, key string) any {
 	switch t := v.(type) {
 	case map[string]any:
 		personal := false
-		for k, x := range t {
-			if kind, ok := Fields[k]; ok && (kind == Email || kind == Phone) {
-				if s, ok := x.(string); ok && s != "" {
-					personal = true
-					break
-				}
+		for k := range personMarkers {
+			if s, ok := t[k].(string); ok && s != "" {
+				personal = true
+				break
 			}
 		}
 		for k, x := range t {
@@ -202,6 +222,9 @@ func (a *Anonymizer) Fake(kind Kind, s string) string {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if a.keep[s] {
+		return s
+	}
 	if f, ok := a.fakes[kind][s]; ok {
 		return f
 	}

@@ -201,6 +201,21 @@ func TestScrubLeavesNoOriginal(t *testing.T) {
 	}
 }
 
+// TestKeep: the e-shop's own name stays, even where it stands as a
+// sender's name beside an e-mail address.
+func TestKeep(t *testing.T) {
+	a := newA(t, testKey)
+	a.Keep("Trailvik Outdoor")
+	got := a.Value(decode(t, `{"sender":{"name":"Trailvik Outdoor","email":"obchod@trailvik.example"},"customer":{"name":"Petr Novotný","email":"p@example.com"}}`))
+	if at(got, "sender.name") != "Trailvik Outdoor" || at(got, "customer.name") == "Petr Novotný" {
+		t.Errorf("got %v", got)
+	}
+	raw, _ := json.Marshal(a.Scrubber().Value(decode(t, `{"eshopName":"Trailvik Outdoor"}`)))
+	if !strings.Contains(string(raw), "Trailvik Outdoor") {
+		t.Errorf("scrubbed the kept name: %s", raw)
+	}
+}
+
 func TestShortKey(t *testing.T) {
 	if _, err := New([]byte("short")); err == nil {
 		t.Fatal("a 5-byte key was accepted")

@@ -22,7 +22,10 @@ type Scrubber struct {
 func (a *Anonymizer) Scrubber() *Scrubber {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	type pair struct{ from, to string }
+	type pair struct {
+		from, to string
+		kind     Kind
+	}
 	var pairs []pair
 	for kind, m := range a.fakes {
 		if !scrubbed[kind] {
@@ -32,22 +35,29 @@ func (a *Anonymizer) Scrubber() *Scrubber {
 			if len(o) < minScrub || (kind == Person && !strings.Contains(strings.TrimSpace(o), " ")) {
 				continue
 			}
-			pairs = append(pairs, pair{o, f})
+			pairs = append(pairs, pair{o, f, kind})
 		}
 	}
 	// Longest first, so that a name inside an address is not replaced
-	// before the address is.
+	// before the address is; a value faked as two kinds (a company name
+	// that is also a sender's name) takes one of them, always the same.
 	sort.Slice(pairs, func(i, j int) bool {
 		if len(pairs[i].from) != len(pairs[j].from) {
 			return len(pairs[i].from) > len(pairs[j].from)
 		}
-		return pairs[i].from < pairs[j].from
+		if pairs[i].from != pairs[j].from {
+			return pairs[i].from < pairs[j].from
+		}
+		return pairs[i].kind < pairs[j].kind
 	})
 	args := make([]string, 0, 2*len(pairs))
-	for _, p := range pairs {
+	for i, p := range pairs {
+		if i > 0 && pairs[i-1].from == p.from {
+			continue
+		}
 		args = append(args, p.from, p.to)
 	}
-	return &Scrubber{r: strings.NewReplacer(args...), n: len(pairs)}
+	return &Scrubber{r: strings.NewReplacer(args...), n: len(args) / 2}
 }
 
 // Value replaces the originals inside every string of a decoded JSON

@@ -140,6 +140,7 @@ func (rec *recorder) eshopInfo() error {
 		return fmt.Errorf("GET /api/eshop: contactInformation.eshopId is %v, not an e-shop id", ci["eshopId"])
 	}
 	rec.sum.Eshop, rec.sum.Name = id, str(ci["eshopName"])
+	rec.opt.Anon.Keep(rec.sum.Name) // the shop's name, not a person's
 	rec.eshopURL = strings.TrimSuffix(str(ci["url"]), "/")
 	// The sandbox builds these three from their own files.
 	for _, k := range []string{"paymentMethods", "shippingMethods", "orderStatuses"} {
