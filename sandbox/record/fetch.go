@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/eshop-sandbox/sandbox/sandbox/upstream"
@@ -23,10 +24,11 @@ type StatusError struct {
 }
 
 func (e *StatusError) Error() string {
+	path, _, _ := strings.Cut(e.Path, "?") // the query (include lists, paging) says nothing here
 	if e.Code != "" {
-		return fmt.Sprintf("GET %s: %d %s: %s", e.Path, e.Status, e.Code, e.Message)
+		return fmt.Sprintf("GET %s: %d %s: %s", path, e.Status, e.Code, e.Message)
 	}
-	return fmt.Sprintf("GET %s: %d", e.Path, e.Status)
+	return fmt.Sprintf("GET %s: %d", path, e.Status)
 }
 
 // reader reads envelopes through the client.

@@ -132,7 +132,7 @@ func Record(ctx context.Context, opt Options) (*Summary, error) {
 func (rec *recorder) eshopInfo() error {
 	d, err := rec.r.data(withQuery("/api/eshop", "include", strings.Join(eshop.Sections, ",")))
 	if err != nil {
-		return fmt.Errorf("reading the e-shop (GET /api/eshop): %w", err)
+		return fmt.Errorf("reading the e-shop: %w", err)
 	}
 	ci, _ := d["contactInformation"].(map[string]any)
 	id, err := strconv.Atoi(str(ci["eshopId"]))
