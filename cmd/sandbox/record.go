@@ -16,7 +16,7 @@ func newRecordCmd() *cobra.Command {
 	var (
 		up      upstreamFlags
 		out     string
-		max     int
+		limit   int
 		eshopID int
 		key     string
 		noStamp bool
@@ -43,7 +43,10 @@ the key is random and thrown away; give one to record the same fakes again.
 Tokens cannot be read: credentials.json gets a fresh private token with every
 right (printed at the end). The written set is checked in full and stamped
 (see sandbox fixtures check). Record into an empty folder; another e-shop may
-be recorded into the same one (each lands in eshops/<id>).`,
+be recorded into the same one (each lands in eshops/<id>).
+
+What the API cannot give:
+` + notRecorded(),
 		Example: `  SANDBOX_TOKEN=... sandbox record --upstream https://api.example.com --out my-shop
   sandbox up --fixtures my-shop
   sandbox record --upstream http://127.0.0.1:9000 --token sbx_prv_... --out rec --max 200 --anonymize-key team-fixtures-2025`,
@@ -55,7 +58,7 @@ be recorded into the same one (each lands in eshops/<id>).`,
 			if out == "" {
 				return usageError(cmd, "--out is required: the folder to write the fixture tree into")
 			}
-			if max < 1 {
+			if limit < 1 {
 				return usageError(cmd, "--max must be at least 1")
 			}
 			client, err := up.client()
@@ -74,7 +77,7 @@ be recorded into the same one (each lands in eshops/<id>).`,
 			}
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "recording %s into %s\n", client.Base, out)
-			sum, err := record.Record(cmd.Context(), record.Options{Client: client, Anon: anon, Out: out, Max: max, Eshop: eshopID, Progress: w})
+			sum, err := record.Record(cmd.Context(), record.Options{Client: client, Anon: anon, Out: out, Max: limit, Eshop: eshopID, Progress: w})
 			if err != nil {
 				return fail(cmd, "%v", err)
 			}
@@ -90,11 +93,20 @@ be recorded into the same one (each lands in eshops/<id>).`,
 	up.add(cmd)
 	f := cmd.Flags()
 	f.StringVar(&out, "out", "", "folder to write the fixture tree into"+envHelp("out"))
-	f.IntVar(&max, "max", record.DefaultMax, "records per resource at most (orders, products, ...)")
+	f.IntVar(&limit, "max", record.DefaultMax, "records per resource at most (orders, products, ...)")
 	f.IntVar(&eshopID, "eshop", 0, "folder id of the recorded e-shop (default: the upstream's e-shop id)")
 	f.StringVar(&key, "anonymize-key", "", "key of the fakes (16+ characters): the same key gives the same fakes; random when empty"+envHelp("anonymize-key"))
 	f.BoolVar(&noStamp, "no-stamp", false, "skip checking the written set and stamping it (starts then check it in full)")
 	return cmd
+}
+
+// notRecorded lists, for the help, what a recording cannot read.
+func notRecorded() string {
+	var b strings.Builder
+	for _, n := range record.NotRecorded {
+		fmt.Fprintf(&b, "  %s: %s\n", n.What, n.Why)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 func printRecordSummary(cmd *cobra.Command, sum *record.Summary, out string) {

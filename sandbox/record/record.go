@@ -21,7 +21,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -375,13 +374,4 @@ func newToken() (string, error) {
 		return "", err
 	}
 	return "sbx_prv_" + hex.EncodeToString(b), nil
-}
-
-// Host names the upstream for messages, without its path or query.
-func Host(base string) string {
-	u, err := url.Parse(base)
-	if err != nil {
-		return base
-	}
-	return u.Host
 }
