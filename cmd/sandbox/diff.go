@@ -3,15 +3,12 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
-	"github.com/eshop-sandbox/sandbox/sandbox/discover"
 	"github.com/eshop-sandbox/sandbox/sandbox/fidelity"
 	"github.com/eshop-sandbox/sandbox/sandbox/upstream"
 )
@@ -76,10 +73,11 @@ could not run.`,
 				return trouble(usageError(cmd, "%v", err))
 			}
 			defer upc.Close()
-			target, err := resolveTarget(cmd)
+			cc, err := newControlClient(cmd)
 			if err != nil {
 				return trouble(fail(cmd, "%v", err))
 			}
+			target := cc.target
 			if eshopID == 0 {
 				if eshopID, err = upstreamEshop(cmd, upc); err != nil {
 					return trouble(fail(cmd, "%v", err))
@@ -87,7 +85,7 @@ could not run.`,
 			}
 			tok := sandboxToken
 			if tok == "" {
-				if tok, err = fullAccessToken(cmd, target, eshopID); err != nil {
+				if tok, err = fullAccessToken(cmd, cc, eshopID); err != nil {
 					return trouble(fail(cmd, "%v", err))
 				}
 			}
@@ -151,35 +149,21 @@ func upstreamEshop(cmd *cobra.Command, c *upstream.Client) (int, error) {
 
 // fullAccessToken reads the e-shop's full-access private token from the
 // sandbox's control plane.
-func fullAccessToken(cmd *cobra.Command, t discover.Target, eshopID int) (string, error) {
-	hc := &http.Client{Timeout: 10 * time.Second}
-	req, err := http.NewRequestWithContext(cmd.Context(), http.MethodGet, t.URL+"/_sandbox/eshops", nil)
-	if err != nil {
-		return "", err
+func fullAccessToken(cmd *cobra.Command, c *controlClient, eshopID int) (string, error) {
+	var data struct {
+		Eshops []struct {
+			ID            int `json:"id"`
+			PrivateTokens []struct {
+				Token     string `json:"token"`
+				AllGroups bool   `json:"allGroups"`
+			} `json:"privateTokens"`
+		} `json:"eshops"`
 	}
-	req.Header.Set("Accept", "application/json")
-	resp, err := hc.Do(req)
-	if err != nil {
-		return "", fmt.Errorf("%s", unreachable(t, err))
-	}
-	defer resp.Body.Close()
-	var env struct {
-		Data struct {
-			Eshops []struct {
-				ID            int `json:"id"`
-				PrivateTokens []struct {
-					Token     string `json:"token"`
-					AllGroups bool   `json:"allGroups"`
-				} `json:"privateTokens"`
-			} `json:"eshops"`
-		} `json:"data"`
-	}
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
-	if err != nil || json.Unmarshal(raw, &env) != nil || resp.StatusCode != 200 {
-		return "", fmt.Errorf("the sandbox at %s did not list its e-shops (GET /_sandbox/eshops: %d); give its token with --sandbox-token", t.URL, resp.StatusCode)
+	if err := c.call(cmd.Context(), http.MethodGet, "/_sandbox/eshops", nil, &data); err != nil {
+		return "", fmt.Errorf("listing the sandbox's e-shops for a token: %w (or give it with --sandbox-token)", err)
 	}
 	var ids []int
-	for _, e := range env.Data.Eshops {
+	for _, e := range data.Eshops {
 		ids = append(ids, e.ID)
 		if e.ID != eshopID {
 			continue
@@ -191,5 +175,5 @@ func fullAccessToken(cmd *cobra.Command, t discover.Target, eshopID int) (string
 		}
 		return "", fmt.Errorf("e-shop %d of the sandbox has no private token with every right; give one with --sandbox-token", eshopID)
 	}
-	return "", fmt.Errorf("the sandbox at %s has no e-shop %d (it has %v); choose one with --eshop, or serve a recording of the upstream (sandbox record)", t.URL, eshopID, ids)
+	return "", fmt.Errorf("the sandbox at %s has no e-shop %d (it has %v); choose one with --eshop, or serve a recording of the upstream (sandbox record)", c.target.URL, eshopID, ids)
 }
