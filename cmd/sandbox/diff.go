@@ -33,6 +33,7 @@ func newDiffCmd() *cobra.Command {
 	var (
 		up           upstreamFlags
 		sandboxToken string
+		sbPrefix     string
 		eshopID      int
 		asJSON       bool
 		notes        bool
@@ -93,7 +94,7 @@ could not run.`,
 			if err != nil {
 				return trouble(fail(cmd, "%v", err))
 			}
-			sbc := &upstream.Client{Base: sbBase, Auth: upstream.Auth{Header: sandbox.NewHeaders(up.prefix).PrivateToken, Token: tok}, Timeout: up.timeout}
+			sbc := &upstream.Client{Base: sbBase, Auth: upstream.Auth{Header: sandbox.NewHeaders(sbPrefix).PrivateToken, Token: tok}, Timeout: up.timeout}
 			defer sbc.Close()
 			rep, err := fidelity.Compare(cmd.Context(), fidelity.Options{Upstream: upc, Sandbox: sbc, UpstreamName: upc.Base, SandboxName: sbBase})
 			if err != nil {
@@ -118,6 +119,7 @@ could not run.`,
 	addURLFlag(cmd, new(string))
 	f := cmd.Flags()
 	f.StringVar(&sandboxToken, "sandbox-token", "", "the sandbox's private token (default: the e-shop's full-access token from its control plane)"+envHelp("sandbox-token"))
+	f.StringVar(&sbPrefix, "sandbox-header-prefix", sandbox.DefaultHeaderPrefix, "brand word of the sandbox's token header (its up --header-prefix)"+envHelp("sandbox-header-prefix"))
 	f.IntVar(&eshopID, "eshop", 0, "the sandbox's e-shop to compare (default: the upstream's e-shop id)")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	f.BoolVar(&notes, "notes", false, "also list the fields that are null on one side only")
