@@ -3,8 +3,11 @@ package main
 import (
 	"crypto/rand"
 	"fmt"
+	"os"
+	"os/signal"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -77,7 +80,10 @@ What the API cannot give:
 			}
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "recording %s into %s\n", client.Base, out)
-			sum, err := record.Record(cmd.Context(), record.Options{Client: client, Anon: anon, Out: out, Max: limit, Eshop: eshopID, Progress: w})
+			// Ctrl-C stops the calls and leaves no half-written folder.
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			sum, err := record.Record(ctx, record.Options{Client: client, Anon: anon, Out: out, Max: limit, Eshop: eshopID, Progress: w})
 			if err != nil {
 				return fail(cmd, "%v", err)
 			}

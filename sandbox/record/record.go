@@ -33,8 +33,11 @@ import (
 	"github.com/eshop-sandbox/sandbox/schemas"
 )
 
-// DefaultMax bounds the records read per resource when Options.Max is 0.
-const DefaultMax = 1000
+// DefaultMax bounds the records read per resource when Options.Max is 0:
+// enough for a sandbox, and a recording that the spec's rate bucket (4
+// calls a second once 100 are spent) lets finish in minutes, since every
+// record costs a call.
+const DefaultMax = 200
 
 // Options say what to record and where.
 type Options struct {

@@ -261,6 +261,19 @@ func TestRecordRefusals(t *testing.T) {
 		t.Errorf("pricelists.json written for an e-shop without the module: %v", err)
 	}
 	check(t, out)
+
+	// An interrupted recording (Ctrl-C cancels the context) leaves
+	// nothing behind.
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Millisecond)
+	defer cancel()
+	cut := t.TempDir()
+	_, err = record.Record(ctx, record.Options{Client: &upstream.Client{Base: up.URL, Auth: upstream.Auth{Header: header, Token: upToken(t)}}, Anon: a, Out: cut})
+	if err == nil || !strings.Contains(err.Error(), "context deadline exceeded") {
+		t.Errorf("interrupted: %v", err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(cut, "*", "*")); len(left) > 0 {
+		t.Errorf("an interrupted recording left %v", left)
+	}
 }
 
 // personalData lists the upstream's personal values: every string of

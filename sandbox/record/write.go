@@ -14,8 +14,8 @@ import (
 // (fixtures/README.md): eshop.json and the other single documents
 // indented, each collection in the line layout (one compact record per
 // line), and a fresh credentials.json. It writes into a temporary folder
-// beside the target and renames it, so an interrupted recording leaves no
-// half folder that a start would take for a whole one.
+// in Out (outside eshops/, where a start never looks) and renames it into
+// place, so an interrupted recording leaves no half e-shop folder.
 func (rec *recorder) write() error {
 	eshops := filepath.Join(rec.opt.Out, "eshops")
 	dir := filepath.Join(eshops, strconv.Itoa(rec.sum.Folder))
@@ -25,7 +25,7 @@ func (rec *recorder) write() error {
 	if err := os.MkdirAll(eshops, 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp(eshops, "."+strconv.Itoa(rec.sum.Folder)+".recording-")
+	tmp, err := os.MkdirTemp(rec.opt.Out, ".recording-"+strconv.Itoa(rec.sum.Folder)+"-")
 	if err != nil {
 		return err
 	}
