@@ -1,5 +1,7 @@
 package record
 
+import "errors"
+
 // The files and metadata the generic tables do not cover: each reads the
 // endpoint the sandbox serves the file through.
 
@@ -192,7 +194,8 @@ func (rec *recorder) carriers() error {
 		path := fill("/api/shipments/carriers/{code}/{type}", map[string]string{"code": str(c["code"]), "type": str(c["type"])})
 		d, err := rec.r.data(path)
 		if err != nil {
-			if se, ok := err.(*StatusError); ok && se.Status == 404 {
+			var se *StatusError
+			if errors.As(err, &se) && se.Status == 404 {
 				return nil
 			}
 			return err

@@ -19,8 +19,11 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -116,6 +119,10 @@ func Record(ctx context.Context, opt Options) (*Summary, error) {
 	} else {
 		rec.sum.Folder = rec.sum.Eshop
 	}
+	// Refused now rather than after minutes of reading.
+	if dir := filepath.Join(opt.Out, "eshops", strconv.Itoa(rec.sum.Folder)); exists(dir) {
+		return nil, fmt.Errorf("%s already exists: record into another --out folder, or remove it first", dir)
+	}
 	if err := rec.readAll(); err != nil {
 		return nil, err
 	}
@@ -185,8 +192,8 @@ func (rec *recorder) readAll() error {
 // right the token lacks) and reports whether the recording goes on: only
 // answers, not failures to get one, are skipped.
 func (rec *recorder) skip(file string, err error) bool {
-	se, ok := err.(*StatusError)
-	if !ok {
+	var se *StatusError
+	if !errors.As(err, &se) {
 		return false
 	}
 	rec.mu.Lock()
@@ -234,7 +241,8 @@ func (rec *recorder) table(t table) error {
 		path := withQuery(fill(t.DetailPath, map[string]string{t.Detail.Var: id}), "include", t.Include)
 		d, err := rec.r.data(path)
 		if err != nil {
-			if se, ok := err.(*StatusError); ok && se.Status == 404 {
+			var se *StatusError
+			if errors.As(err, &se) && se.Status == 404 {
 				return nil // gone since the list was read
 			}
 			return err
@@ -368,6 +376,11 @@ func (rec *recorder) anonymize() {
 	for _, v := range all {
 		ph.Value(v)
 	}
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // newToken makes a private token for credentials.json.

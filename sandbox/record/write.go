@@ -19,7 +19,7 @@ import (
 func (rec *recorder) write() error {
 	eshops := filepath.Join(rec.opt.Out, "eshops")
 	dir := filepath.Join(eshops, strconv.Itoa(rec.sum.Folder))
-	if _, err := os.Stat(dir); err == nil {
+	if exists(dir) {
 		return fmt.Errorf("%s already exists: record into another --out folder, or remove it first", dir)
 	}
 	if err := os.MkdirAll(eshops, 0o755); err != nil {
