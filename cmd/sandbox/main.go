@@ -17,6 +17,10 @@ func main() {
 // it in-process.
 func Main() int {
 	if err := newRoot().Execute(); err != nil {
+		var s exitStatus
+		if errors.As(err, &s) {
+			return s.code // shown already (sandbox diff's report)
+		}
 		var r reported
 		if !errors.As(err, &r) {
 			fmt.Fprintln(os.Stderr, "error:", err)

@@ -36,6 +36,7 @@ expectations and run as CI tests; a terminal UI shows the traffic live.`,
 	root.AddCommand(newAddonCmd(), newFaultCmd())
 	root.AddCommand(newTestCmd(), newScenarioCmd())
 	root.AddCommand(newRoutesCmd(), newFixturesCmd())
+	root.AddCommand(newRecordCmd(), newDiffCmd())
 	root.SetErr(os.Stderr)
 	return root
 }
