@@ -45,13 +45,29 @@ type Call struct {
 	body     []byte
 	bodyRead bool
 	shared   []byte // immutable bytes the answer writes (a cached rendering)
+	// carrier is the one write that holds shared at sharedAt, between the
+	// envelope's head and tail (a pooled buffer, reused after the write).
+	carrier  []byte
+	sharedAt int
 }
 
-// Shared reports whether p is the immutable (cached) body bytes the answer
-// wrote, which an observer may keep without copying. A nil call shares
+// markShared notes that the write carrier holds the immutable bytes
+// shared at offset at.
+func (c *Call) markShared(carrier, shared []byte, at int) {
+	c.carrier, c.shared, c.sharedAt = carrier, shared, at
+}
+
+// SplitShared splits a write of the answer that carries immutable (cached)
+// bytes into the bytes before them, those bytes, which an observer may
+// keep without copying, and the bytes after them; ok is false for any
+// other write (whose bytes the writer may reuse). A nil call shares
 // nothing.
-func (c *Call) Shared(p []byte) bool {
-	return c != nil && len(p) > 0 && len(p) == len(c.shared) && &p[0] == &c.shared[0]
+func (c *Call) SplitShared(p []byte) (before, shared, after []byte, ok bool) {
+	if c == nil || len(p) == 0 || len(c.carrier) != len(p) || &p[0] != &c.carrier[0] {
+		return nil, nil, nil, false
+	}
+	end := c.sharedAt + len(c.shared)
+	return p[:c.sharedAt], c.shared, p[end:], true
 }
 
 type callKey struct{}

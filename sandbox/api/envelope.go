@@ -9,7 +9,6 @@ package api
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -109,19 +108,31 @@ func WriteEnvelope(w http.ResponseWriter, r *http.Request, h sandbox.Headers, st
 	id := RequestIDOf(r)
 	if raw, ok := data.(EncodedJSON); ok && errs == nil {
 		// Fast path for data rendered (and cached) beforehand: no
-		// re-encoding, and no copy of the (often large) cached bytes: the
-		// envelope goes out in three writes with its length announced.
+		// re-encoding. The envelope goes out in one write with its length
+		// announced: three writes cost net/http a third write system call
+		// per answer, far more than copying the cached bytes into a pooled
+		// buffer (profiled: system calls are half of a read's time).
 		tail := `,"errors":null,"metadata":{"requestId":"` + id + "\"}}\n"
 		hdr := w.Header()
-		hdr.Set("Content-Type", ResponseType(r, h))
-		hdr["Content-Length"] = []string{strconv.Itoa(len(envelopeHead) + len(raw) + len(tail))}
+		hdr["Content-Type"] = []string{ResponseType(r, h)}
+		n := len(envelopeHead) + len(raw) + len(tail)
+		hdr["Content-Length"] = []string{strconv.Itoa(n)}
 		w.WriteHeader(status)
+		bp := envelopeBufs.Get().(*[]byte)
+		b := append(append(append((*bp)[:0], envelopeHead...), raw...), tail...)
 		if c := CallOf(r); c != nil {
-			c.shared = raw // cached and never changed: observers keep it as it is
+			// raw is cached and never changed: observers keep it as it is
+			// and copy only the head and the tail around it.
+			c.markShared(b, raw, len(envelopeHead))
 		}
-		_, _ = io.WriteString(w, envelopeHead)
-		_, _ = w.Write(raw)
-		_, _ = io.WriteString(w, tail)
+		_, _ = w.Write(b)
+		if c := CallOf(r); c != nil {
+			c.markShared(nil, nil, 0)
+		}
+		if cap(b) <= maxPooledEnvelope {
+			*bp = b
+			envelopeBufs.Put(bp)
+		}
 		return nil
 	}
 	var buf bytes.Buffer
@@ -188,6 +199,12 @@ func SetExact(h http.Header, name, value string) {
 	delete(h, canonicalKey(name))
 	h[name] = []string{value}
 }
+
+// envelopeBufs are the buffers cached answers are written from; answers
+// larger than maxPooledEnvelope get a buffer of their own.
+var envelopeBufs = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+
+const maxPooledEnvelope = 256 << 10
 
 // canonicalKeys caches the canonical form of the few exact header names
 // the sandbox writes: computing it allocated on every answer.

@@ -60,7 +60,13 @@ func (w *recorder) Write(p []byte) (int, error) {
 	if w.status == 0 {
 		w.WriteHeader(http.StatusOK)
 	}
-	w.body.write(p, w.call.Shared(p))
+	if before, shared, after, ok := w.call.SplitShared(p); ok {
+		w.body.write(before, false)
+		w.body.write(shared, true)
+		w.body.write(after, false)
+	} else {
+		w.body.write(p, false)
+	}
 	return w.ResponseWriter.Write(p)
 }
 
