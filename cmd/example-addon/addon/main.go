@@ -69,7 +69,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, locate Lo
 	fs.StringVar(&cfg.RedirectURI, "redirect-uri", "", "redirect URI registered with the add-on (default: the install URL)")
 	fs.StringVar(&cfg.HeaderPrefix, "header-prefix", "Service", "brand word of the header names")
 	fs.StringVar(&cfg.StateFile, "state", "", "file keeping OAuth tokens and signature keys between runs (mode 0600)")
-	fs.StringVar(&events, "events", "order:create,order:update", "webhook events to register after installation (comma-separated)")
+	fs.StringVar(&events, "events", "order:create,order:update", "webhook events to register after installation (comma-separated; customer:import adds the customer snapshot of jobs.go)")
 	fs.BoolVar(&register, "register", false, "sandbox only: set this process's install, redirect and webhook URLs on the add-on in the sandbox")
 	fs.IntVar(&install, "install", 0, "sandbox only: once listening, register (as --register) and ask the sandbox to install the add-on into this e-shop, then print the report")
 	fs.BoolVar(&quiet, "quiet", false, "log warnings and errors only")
