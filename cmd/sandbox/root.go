@@ -34,7 +34,7 @@ expectations and run as CI tests; a terminal UI shows the traffic live.`,
 	root.AddCommand(newTUICmd(), newTrafficCmd())
 	root.AddCommand(newInstallCmd(), newExampleAddonCmd())
 	root.AddCommand(newAddonCmd(), newFaultCmd())
-	root.AddCommand(newTestCmd(), newScenarioCmd())
+	root.AddCommand(newTestCmd(), newScenarioCmd(), newCertifyCmd())
 	root.AddCommand(newRoutesCmd(), newFixturesCmd())
 	root.SetErr(os.Stderr)
 	return root
