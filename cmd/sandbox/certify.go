@@ -152,4 +152,3 @@ code is 1 when a check failed (or the run could not start), else 0.`,
 	f.BoolVar(&logs, "sandbox-log", false, "show the run's sandbox warnings and errors on stderr")
 	return cmd
 }
-

@@ -178,9 +178,15 @@ func maxOpen(cs []*bus.Call, tokenHeader string) (int, []*bus.Call) {
 		tok := c.ReqHeader.Get(tokenHeader)
 		byToken[tok] = append(byToken[tok], edge{startOf(c), true, c, i}, edge{endOf(c), false, c, i})
 	}
+	toks := make([]string, 0, len(byToken))
+	for tok := range byToken {
+		toks = append(toks, tok)
+	}
+	sort.Strings(toks) // the same peak on every run when two tie
 	most := 0
 	var peak []*bus.Call
-	for _, es := range byToken {
+	for _, tok := range toks {
+		es := byToken[tok]
 		// A call that ends when another starts was not open with it.
 		sort.Slice(es, func(i, j int) bool {
 			if !es[i].at.Equal(es[j].at) {
