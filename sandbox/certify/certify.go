@@ -39,6 +39,7 @@ type suite struct {
 	next      map[string]int
 	emitted   int     // trigger events emitted so far
 	played    *played // the rounds, once played (rounds.go)
+	installed bool    // an install gave the add-on an OAuth token
 }
 
 // Run certifies the add-on: it starts a sandbox of its own, registers
@@ -112,7 +113,10 @@ func (s *suite) start() error {
 	if logw == nil {
 		logw = io.Discard
 	}
-	cfg := sandbox.Config{Addr: s.o.Addr, Headless: true, Seed: 1, Version: s.o.Version, WebhookTimeout: s.o.Timing.Webhook}
+	// One attempt per notification: each check judges the first answer,
+	// and a refused notification must not hold the next ones back while
+	// it waits for its retry.
+	cfg := sandbox.Config{Addr: s.o.Addr, Headless: true, Seed: 1, Version: s.o.Version, WebhookTimeout: s.o.Timing.Webhook, WebhookAttempts: 1}
 	a, err := app.Open(cfg, slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	if err != nil {
 		return fmt.Errorf("start the sandbox: %w", err)

@@ -20,6 +20,7 @@ func (s *suite) installs() {
 	// Exchanges that reach the OAuth server after the answer are added to
 	// the stored reports; read them again.
 	first, second = s.reread(first), s.reread(second)
+	s.installed = first.exchanged() || second.exchanged()
 	s.judgeHandshake(first, second)
 	s.judgeCodes(first, second)
 	s.judgeReinstall(second)
@@ -88,6 +89,20 @@ func (a attempt) evidence(n int) []string {
 	return out
 }
 
+// exchanged reports whether the add-on obtained an OAuth token with the
+// install's code (in time or not).
+func (a attempt) exchanged() bool {
+	if a.rec == nil {
+		return false
+	}
+	for _, x := range a.rec.Exchanges {
+		if x.Accepted && !x.OtherCode {
+			return true
+		}
+	}
+	return false
+}
+
 // answeredEarly reports an install answered 200 while the add-on held no
 // OAuth token of it: it exchanged the code only afterwards, or not at
 // all, or its exchange was refused.
@@ -150,16 +165,12 @@ func (s *suite) judgeReinstall(second attempt) {
 		return
 	}
 	r := second.rec
-	exchanged := false
-	for _, x := range r.Exchanges {
-		exchanged = exchanged || (x.Accepted && !x.OtherCode)
-	}
 	switch {
 	case r.Answer == nil:
 		s.res.set(CheckReinstall, Failed, "The add-on did not answer the second install: "+r.Unreachable+".", ev)
 	case r.Answer.Status != http.StatusOK:
 		s.res.set(CheckReinstall, Failed, fmt.Sprintf("The add-on answered the second install with HTTP %d; an add-on installed again (after an uninstall elsewhere, or a reinstall) must take the new code and answer 200.", r.Answer.Status), ev)
-	case !exchanged:
+	case !second.exchanged():
 		s.res.set(CheckReinstall, Failed, "The add-on answered the second install 200 without exchanging its new code: it holds no OAuth token of this install.", ev)
 	default:
 		s.res.set(CheckReinstall, Passed, "The add-on exchanged the second install's new code and answered 200.", ev)
