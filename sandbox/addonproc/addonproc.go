@@ -9,6 +9,7 @@ package addonproc
 import (
 	"fmt"
 	"os/exec"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -113,4 +114,13 @@ func (b *Tail) String() string {
 		return "...\n" + string(b.buf)
 	}
 	return string(b.buf)
+}
+
+// LastLines is the last n lines of an add-on's output, for a report.
+func LastLines(out string, n int) string {
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
 }

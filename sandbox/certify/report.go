@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/eshop-sandbox/sandbox/sandbox/addonproc"
 )
 
 // marks are the verdicts as the report card prints them.
@@ -30,7 +32,7 @@ func (r *Report) WriteText(w io.Writer) {
 		}
 	}
 	if r.AddonOutput != "" {
-		fmt.Fprintf(w, "\nadd-on output (last lines):\n%s\n", indent(tail(r.AddonOutput, 20), "  "))
+		fmt.Fprintf(w, "\nadd-on output (last lines):\n  %s\n", strings.ReplaceAll(addonproc.LastLines(r.AddonOutput, 20), "\n", "\n  "))
 	}
 	fmt.Fprintf(w, "\n%s: %s (%.1fs)\n", r.Outcome(), r.Totals(), r.Duration.Seconds())
 }
@@ -47,20 +49,4 @@ func (r *Report) Outcome() string {
 func (r *Report) Totals() string {
 	return fmt.Sprintf("%d passed, %d failed, %d not exercised, %d observed",
 		r.Count(Passed), r.Count(Failed), r.Count(NotExercised), r.Count(Observed))
-}
-
-func indent(s, prefix string) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	for i := range lines {
-		lines[i] = prefix + lines[i]
-	}
-	return strings.Join(lines, "\n")
-}
-
-func tail(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
 }
