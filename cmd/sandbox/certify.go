@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"net"
 	"os"
 	"os/signal"
 	"syscall"
@@ -89,6 +90,11 @@ code is 1 when a check failed (or the run could not start), else 0.`,
 			}
 			if !asJSON {
 				o.Progress = cmd.ErrOrStderr()
+			}
+			if host, _, err := net.SplitHostPort(o.Addr); err == nil {
+				if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+					fmt.Fprintf(cmd.ErrOrStderr(), "warning: --listen %s is reachable from the network while certify runs: its control plane has no authentication. Listen on 127.0.0.1 unless you mean this.\n", o.Addr)
+				}
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()

@@ -297,13 +297,20 @@ func TestRunCannotStart(t *testing.T) {
 	quick := testTiming
 	quick.Start = 500 * time.Millisecond
 	for _, tc := range []struct {
-		name, command, want string
+		name, command string
+		trigger       Trigger
+		want          string
 	}{
-		{"nothing listens", "", "nothing listened at " + addr},
-		{"the command exits", "echo no config found; exit 3", "the add-on exited before it listened at " + addr + ": exit status 3; output:\nno config found"},
+		{"nothing listens", "", Trigger{}, "nothing listened at " + addr},
+		{"the command exits", "echo no config found; exit 3", Trigger{}, "the add-on exited before it listened at " + addr + ": exit status 3; output:\nno config found"},
+		{"a trigger without a known instance", "", Trigger{Event: "brand:create"}, "--trigger brand:create: the instance of a brand event is not known to certify; give it: --trigger brand:create=ID"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Run(context.Background(), Options{Addon: "gone", InstallURL: "http://" + addr + "/install", Command: tc.command, Timing: quick})
+			o := Options{Addon: "gone", InstallURL: "http://" + addr + "/install", Command: tc.command, Timing: quick}
+			if tc.trigger.Event != "" {
+				o.Triggers = []Trigger{tc.trigger}
+			}
+			_, err := Run(context.Background(), o)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err %v, want %q", err, tc.want)
 			}

@@ -26,6 +26,7 @@ const (
 	sigNone
 )
 
+// String names the signing in a line of evidence.
 func (g sig) String() string {
 	return [...]string{"valid signature", "WRONG signature", "NO signature"}[g]
 }
