@@ -37,7 +37,6 @@ type suite struct {
 
 	instances map[string][]string // event -> instances to use in turn (instances.go)
 	next      map[string]int
-	emitted   int     // trigger events emitted so far
 	played    *played // the rounds, once played (rounds.go)
 	installed bool    // an install gave the add-on an OAuth token
 }
