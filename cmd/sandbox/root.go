@@ -23,6 +23,7 @@ expectations and run as CI tests; a terminal UI shows the traffic live.`,
   sandbox tui                                  # watch the running sandbox (--url or SANDBOX_URL for another)
   sandbox install --addon example-addon --eshop 1001
   sandbox test --junit report.xml scenarios/
+  sandbox certify --addon my-addon --addon-url http://127.0.0.1:9191/install --command 'python3 addon.py' --trigger order:create
   sandbox example-addon --install 1001         # the example add-on, built in
   source <(sandbox completion bash)            # completion (also zsh, fish)
   sandbox routes
@@ -34,7 +35,7 @@ expectations and run as CI tests; a terminal UI shows the traffic live.`,
 	root.AddCommand(newTUICmd(), newTrafficCmd())
 	root.AddCommand(newInstallCmd(), newExampleAddonCmd())
 	root.AddCommand(newAddonCmd(), newFaultCmd())
-	root.AddCommand(newTestCmd(), newScenarioCmd())
+	root.AddCommand(newTestCmd(), newScenarioCmd(), newCertifyCmd())
 	root.AddCommand(newRoutesCmd(), newFixturesCmd())
 	root.AddCommand(newRecordCmd(), newDiffCmd())
 	root.SetErr(os.Stderr)

@@ -83,6 +83,11 @@ type installation struct {
 	tokMu      sync.Mutex // one token refresh at a time per e-shop
 	apiToken   string
 	apiExpires time.Time
+
+	slotsOnce sync.Once
+	slots     chan struct{}   // calls open at once with the API token (acquire)
+	jobHook   bool            // job:finished is registered (jobs.go); under Addon.mu
+	jobs      map[string]bool // ids of the jobs this add-on started, waiting for job:finished; under Addon.mu
 }
 
 // Received is one webhook notification as the add-on saw it.

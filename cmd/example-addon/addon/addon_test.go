@@ -299,3 +299,49 @@ func TestFailedExchange(t *testing.T) {
 		t.Fatalf("no code answered %d", w.Code)
 	}
 }
+
+// TestAtMostThreeCallsAtOnce: notifications are processed in parallel,
+// but the add-on never has more than three calls open with its token
+// (the spec's limit); the others wait for a free slot.
+func TestAtMostThreeCallsAtOnce(t *testing.T) {
+	f := newFake(t)
+	var mu sync.Mutex
+	open, most := 0, 0
+	slow := func(w http.ResponseWriter) {
+		mu.Lock()
+		open++
+		most = max(most, open)
+		mu.Unlock()
+		time.Sleep(50 * time.Millisecond)
+		mu.Lock()
+		open--
+		mu.Unlock()
+		_, _ = io.WriteString(w, `{"data":{"orders":[]},"errors":null}`)
+	}
+	const calls = 9
+	f.mu.Lock()
+	for i := 0; i < calls; i++ {
+		f.apiScript = append(f.apiScript, slow)
+	}
+	f.mu.Unlock()
+	a, _ := installed(t, f, "")
+	var wg sync.WaitGroup
+	errs := make(chan error, calls)
+	for i := 0; i < calls; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs <- a.API(context.Background(), f.eshopID, "GET", "/api/orders", nil, nil)
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if most != addon.MaxConcurrentCalls {
+		t.Fatalf("at most %d calls were open at once, want %d (the limit, reached by %d parallel calls)", most, addon.MaxConcurrentCalls, calls)
+	}
+}

@@ -45,6 +45,8 @@ func (e *APIError) Code() string {
 // client of the API must follow:
 //
 //   - Content-Type on every request, GET and DELETE included;
+//   - at most MaxConcurrentCalls calls open at once with one API token
+//     (notifications are processed in parallel, so the calls queue here);
 //   - the API token in <prefix>-Access-Token, reused until it expires;
 //   - on 401 expired-token, a new token and one more try;
 //   - on 423 and 429, a pause as long as Retry-After says (an HTTP date,
@@ -64,7 +66,12 @@ func (a *Addon) call(ctx context.Context, in *installation, method, path string,
 		if err != nil {
 			return err
 		}
+		release, err := in.acquire(ctx)
+		if err != nil {
+			return err
+		}
 		status, header, raw, err := a.send(ctx, method, path, tok, payload)
+		release()
 		if err != nil {
 			return err
 		}
@@ -94,6 +101,24 @@ func (a *Addon) call(ctx context.Context, in *installation, method, path string,
 			continue
 		}
 		return apiErr
+	}
+}
+
+// MaxConcurrentCalls is the spec's limit of calls open at once with one
+// API token: a 4th is refused with 429 too-many-connections.
+const MaxConcurrentCalls = 3
+
+// acquire waits for one of the installation's MaxConcurrentCalls call
+// slots (or for ctx to end) and returns the function that frees it. A
+// call holds its slot only while it is on the wire, not while it backs
+// off.
+func (in *installation) acquire(ctx context.Context) (func(), error) {
+	in.slotsOnce.Do(func() { in.slots = make(chan struct{}, MaxConcurrentCalls) })
+	select {
+	case in.slots <- struct{}{}:
+		return func() { <-in.slots }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
 }
 

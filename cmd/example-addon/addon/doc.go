@@ -28,12 +28,22 @@
 //     429 maximum_tokens_reached means: wait and ask again.
 //
 //  4. Calls (api.go) carry Content-Type on every request (GET and DELETE
-//     too) and the API token in <prefix>-Access-Token. 423 (a lock on the
-//     same URL) and 429 (too many concurrent calls, or the rate bucket is
-//     full) are retried after the time Retry-After names (an HTTP date or
-//     seconds), or with exponential back-off when it is absent.
+//     too) and the API token in <prefix>-Access-Token; at most 3 are open
+//     at once per token (notifications are processed in parallel, so the
+//     calls wait for a free slot). 423 (a lock on the same URL) and 429
+//     (too many concurrent calls, or the rate bucket is full) are retried
+//     after the time Retry-After names (an HTTP date or seconds), or with
+//     exponential back-off when it is absent. A 400 or 422 is never
+//     repeated unchanged.
 //
-//  5. Webhooks (webhooks.go). The add-on obtains its signature key with
+//  5. Asynchronous endpoints (jobs.go). With --events including
+//     customer:import, a mass import is read with GET
+//     /api/customers/snapshot, which answers a job id; job:finished is
+//     registered first (the e-shop refuses asynchronous calls without
+//     it), and on job:finished the add-on reads the job and downloads its
+//     gzip JSON Lines result.
+//
+//  6. Webhooks (webhooks.go). The add-on obtains its signature key with
 //     POST /api/webhooks/renew-signature-key (data.signatureKey) and
 //     checks every notification: <prefix>-Webhook-Signature must be the
 //     lowercase hex HMAC-SHA1 of the raw body, compared in constant time.

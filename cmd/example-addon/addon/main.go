@@ -70,7 +70,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, locate Lo
 	fs.StringVar(&cfg.RedirectURI, "redirect-uri", "", "redirect URI registered with the add-on (default: the install URL)")
 	fs.StringVar(&cfg.HeaderPrefix, "header-prefix", "Service", "brand word of the header names")
 	fs.StringVar(&cfg.StateFile, "state", "", "file keeping OAuth tokens and signature keys between runs (mode 0600)")
-	fs.StringVar(&events, "events", "order:create,order:update", "webhook events to register after installation (comma-separated)")
+	fs.StringVar(&events, "events", "order:create,order:update", "webhook events to register after installation (comma-separated; customer:import adds the customer snapshot of jobs.go)")
 	fs.StringVar(&cfg.PaymentResult, "payment-result", ResultPaid, "what the test gateway reports for every payment: paid, failed, canceled or pending")
 	fs.StringVar(&resultStatuses, "result-status", "", "order status per payment result, RESULT=ID comma-separated (default: paid to the e-shop's first status that marks orders paid, canceled to the basic status -4, others none)")
 	fs.BoolVar(&register, "register", false, "sandbox only: set this process's install, redirect and webhook URLs and payment gateway address on the add-on in the sandbox")

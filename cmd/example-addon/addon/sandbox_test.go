@@ -3,11 +3,14 @@ package addon_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/eshop-sandbox/sandbox/cmd/example-addon/addon"
 	"github.com/eshop-sandbox/sandbox/sandbox"
@@ -171,4 +174,70 @@ func TestWebhooksFromSandbox(t *testing.T) {
 	if a.Installation(1001) {
 		t.Fatal("the add-on still holds its installation after addon:uninstall")
 	}
+}
+
+// TestCustomerImportUsesASnapshot: a customer:import makes the add-on
+// register job:finished (once, before its first asynchronous call),
+// request the customer snapshot, and on job:finished download the
+// result and count every customer of the e-shop. A job the add-on did not
+// start is only noted.
+func TestCustomerImportUsesASnapshot(t *testing.T) {
+	clock := sandbox.NewFrozenClock(time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC))
+	s := sandboxtest.New(t, sandbox.Config{Clock: clock})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	public := "http://" + ln.Addr().String()
+	a, err := addon.New(addon.Config{Name: "example-addon", APIURL: s.URL, OAuthURL: s.URL + "/eshops/1001" + oauth.TokenPath,
+		PublicURL: public, Events: []string{"customer:import"}}, quietLog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: a.Handler()}
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	// The fixtures' example-addon may not read customers or jobs: this
+	// test approves every endpoint, as a partner would request them.
+	if r := s.Do(sandboxtest.Call{Method: "PUT", Path: "/_sandbox/eshops/1001/addons/example-addon",
+		Body: map[string]any{"installUrl": public + "/install", "redirectUri": public + "/install", "webhookUrl": public + "/webhooks", "endpoints": "all", "approved": true}}); r.Status != 200 {
+		t.Fatalf("configure: %d %s", r.Status, r.Body)
+	}
+	ctx := context.Background()
+	if err := a.FetchCredentials(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := a.RequestInstall(ctx, 1001); err != nil || !rep.Passed {
+		t.Fatalf("install: %v %+v", err, rep)
+	}
+	tok := sandboxtest.Fixture(t, 1001, "credentials", `privateTokens.#(rights=="all").token`)
+	customers := len(gjson.Parse(sandboxtest.Fixture(t, 1001, "customers", "@this")).Array())
+	if customers == 0 {
+		t.Fatal("the fixtures have no customers")
+	}
+	emit := func(event, instance string) {
+		t.Helper()
+		if r := s.Do(sandboxtest.Call{Method: "POST", Path: "/_sandbox/events", Body: map[string]any{"eshop": 1001, "event": event, "instance": instance}}); r.Status != 200 {
+			t.Fatalf("emit %s: %d %s", event, r.Status, r.Body)
+		}
+	}
+	emit("customer:import", "customers")
+	ev := waitEvent(t, a, "customer:import", "requested a customer snapshot, job ")
+	job := strings.TrimPrefix(ev.Result, "requested a customer snapshot, job ")
+	_, hooks := s.JSON("GET", "/api/webhooks", tok, "")
+	if n := len(hooks.Get(`data.webhooks.#(event=="job:finished")#`).Array()); n != 1 {
+		t.Fatalf("job:finished registered %d times: %s", n, hooks.Raw)
+	}
+
+	clock.Advance(10 * time.Second) // the job runs its course on the sandbox clock
+	waitEvent(t, a, "job:finished", fmt.Sprintf("job %s (/api/customers/snapshot) completed: %d items", job, customers))
+
+	// A second import reuses the registration; another's job is noted.
+	emit("customer:import", "customers")
+	waitEvent(t, a, "customer:import", "requested a customer snapshot, job ")
+	if _, hooks := s.JSON("GET", "/api/webhooks", tok, ""); len(hooks.Get(`data.webhooks.#(event=="job:finished")#`).Array()) != 1 {
+		t.Fatalf("job:finished registered again: %s", hooks.Raw)
+	}
+	emit("job:finished", "not-a-job-of-the-addon")
+	waitEvent(t, a, "job:finished", "noted: job not-a-job-of-the-addon was not started by this add-on")
 }

@@ -93,13 +93,19 @@ func (a *Addon) process(ctx context.Context, in *installation, n Notification) s
 	case "addon:terminate", "addon:uninstall":
 		a.forget(in)
 		return "forgot the installation and its tokens"
+	}
+	a.mu.Lock()
+	suspended := in.Suspended
+	a.mu.Unlock()
+	if suspended {
+		return "ignored while suspended"
+	}
+	switch n.Event {
+	case "customer:import":
+		return a.syncCustomers(ctx, in)
+	case "job:finished":
+		return a.jobFinished(ctx, in, n.EventInstance)
 	case "order:create", "order:update", "order:cancel", "order:paid":
-		a.mu.Lock()
-		suspended := in.Suspended
-		a.mu.Unlock()
-		if suspended {
-			return "ignored while suspended"
-		}
 		var order struct {
 			Order struct {
 				Code   string `json:"code"`

@@ -1,11 +1,13 @@
 package runner
 
 import (
-	"encoding/xml"
 	"fmt"
 	"io"
 	"strings"
 	"time"
+
+	"github.com/eshop-sandbox/sandbox/sandbox/addonproc"
+	"github.com/eshop-sandbox/sandbox/sandbox/junit"
 )
 
 // Counts sums step outcomes.
@@ -79,7 +81,7 @@ func WriteText(w io.Writer, res *Result) {
 		}
 	}
 	if res.AddonOutput != "" {
-		fmt.Fprintf(w, "  add-on output (last lines):\n%s\n", indent(tail(res.AddonOutput, 20), "    "))
+		fmt.Fprintf(w, "  add-on output (last lines):\n%s\n", indent(addonproc.LastLines(res.AddonOutput, 20), "    "))
 	}
 	c := res.Counts()
 	verdict := "PASS"
@@ -123,71 +125,21 @@ func indentRest(s, prefix string) string {
 	return strings.Join(lines, "\n")
 }
 
-func tail(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
-}
-
-// JUnit XML shapes (the common Jenkins/Ant dialect CI systems read).
-type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Errors   int          `xml:"errors,attr"`
-	Skipped  int          `xml:"skipped,attr"`
-	Time     string       `xml:"time,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	File     string      `xml:"file,attr,omitempty"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Errors   int         `xml:"errors,attr"`
-	Skipped  int         `xml:"skipped,attr"`
-	Time     string      `xml:"time,attr"`
-	Cases    []junitCase `xml:"testcase"`
-}
-
-type junitCase struct {
-	Name      string        `xml:"name,attr"`
-	Classname string        `xml:"classname,attr"`
-	File      string        `xml:"file,attr,omitempty"`
-	Line      int           `xml:"line,attr,omitempty"`
-	Time      string        `xml:"time,attr"`
-	Failure   *junitMessage `xml:"failure,omitempty"`
-	Error     *junitMessage `xml:"error,omitempty"`
-	Skipped   *junitMessage `xml:"skipped,omitempty"`
-	SystemOut string        `xml:"system-out,omitempty"`
-}
-
-type junitMessage struct {
-	Message string `xml:"message,attr"`
-	Type    string `xml:"type,attr,omitempty"`
-	Body    string `xml:",chardata"`
-}
-
 // WriteJUnit writes the results as JUnit XML: a test suite per scenario,
 // a test case per step (a scenario that could not start has one "setup"
 // case with the error).
 func WriteJUnit(w io.Writer, results []*Result) error {
-	all := junitSuites{Name: "sandbox test"}
+	all := junit.Suites{Name: "sandbox test"}
 	var total time.Duration
 	for _, res := range results {
-		s := junitSuite{Name: res.Name, File: res.File, Time: secs(res.Duration)}
+		s := junit.Suite{Name: res.Name, File: res.File, Time: junit.Seconds(res.Duration)}
 		class := strings.TrimSuffix(res.File, ".yaml")
 		if res.Setup != "" {
-			s.Cases = append(s.Cases, junitCase{Name: "setup", Classname: class, File: res.File, Time: "0",
-				Error: &junitMessage{Message: firstLine(res.Setup), Type: "setup", Body: res.Setup + addonOutput(res)}})
-			s.Errors++
+			s.Cases = append(s.Cases, junit.Case{Name: "setup", Classname: class, File: res.File, Time: "0",
+				Error: &junit.Message{Message: firstLine(res.Setup), Type: "setup", Body: res.Setup + addonOutput(res)}})
 		}
 		for _, st := range res.Steps {
-			c := junitCase{Name: fmt.Sprintf("%02d %s", st.Index, st.Name), Classname: class, File: res.File, Line: st.Line, Time: secs(st.Duration)}
+			c := junit.Case{Name: fmt.Sprintf("%02d %s", st.Index, st.Name), Classname: class, File: res.File, Line: st.Line, Time: junit.Seconds(st.Duration)}
 			switch st.Status {
 			case Failed:
 				body := "expected: " + st.Expected + "\ngot: " + st.Got
@@ -197,42 +149,25 @@ func WriteJUnit(w io.Writer, results []*Result) error {
 				for _, n := range st.Notes {
 					body += "\nnote: " + n
 				}
-				c.Failure = &junitMessage{Message: "expected " + st.Expected, Type: st.Kind, Body: body + addonOutput(res)}
-				s.Failures++
+				c.Failure = &junit.Message{Message: "expected " + st.Expected, Type: st.Kind, Body: body + addonOutput(res)}
 			case Skipped:
-				c.Skipped = &junitMessage{Message: st.Got}
-				s.Skipped++
+				c.Skipped = &junit.Message{Message: st.Got}
 			default:
 				c.SystemOut = st.Note
 			}
 			s.Cases = append(s.Cases, c)
 		}
-		s.Tests = len(s.Cases)
-		all.Tests += s.Tests
-		all.Failures += s.Failures
-		all.Errors += s.Errors
-		all.Skipped += s.Skipped
+		s.Count()
 		total += res.Duration
-		all.Suites = append(all.Suites, s)
+		all.Add(s)
 	}
-	all.Time = secs(total)
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(all); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	all.Time = junit.Seconds(total)
+	return junit.Write(w, all)
 }
 
 func addonOutput(res *Result) string {
 	if res.AddonOutput == "" {
 		return ""
 	}
-	return "\nadd-on output (last lines):\n" + tail(res.AddonOutput, 20)
+	return "\nadd-on output (last lines):\n" + addonproc.LastLines(res.AddonOutput, 20)
 }
-
-func secs(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }

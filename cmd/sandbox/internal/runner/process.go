@@ -7,19 +7,14 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
-	"syscall"
 	"time"
+
+	"github.com/eshop-sandbox/sandbox/sandbox/addonproc"
 )
 
 // process is the add-on under test, started by the runner and stopped by
 // it (its own process group, signalled by id only).
-type process struct {
-	cmd  *exec.Cmd
-	out  *ringBuffer
-	done chan struct{}
-	err  error
-}
+type process struct{ *addonproc.Process }
 
 // startProcess starts the add-on's command with its placeholders
 // expanded, in its folder, with the run's variables in its environment.
@@ -75,78 +70,18 @@ func (r *run) startProcess() (*process, error) {
 		env = append(env, k+"="+v)
 	}
 	cmd.Env = env
-	p := &process{cmd: cmd, out: &ringBuffer{max: 16 << 10}, done: make(chan struct{})}
-	cmd.Stdout, cmd.Stderr = p.out, p.out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	p, err := addonproc.Start(cmd, 0)
+	if err != nil {
 		return nil, fmt.Errorf("start the add-on %q: %w", argv[0], err)
 	}
-	go func() {
-		p.err = cmd.Wait()
-		close(p.done)
-	}()
-	return p, nil
+	return &process{p}, nil
 }
 
 // exited returns a non-nil error once the process has ended.
-func (p *process) exited() error {
-	select {
-	case <-p.done:
-		if p.err != nil {
-			return fmt.Errorf("%v; output:\n%s", p.err, p.out.String())
-		}
-		return fmt.Errorf("exit status 0; output:\n%s", p.out.String())
-	default:
-		return nil
-	}
-}
+func (p *process) exited() error { return p.Exited() }
 
 // stop asks the add-on to end (SIGTERM to its group) and kills it after
 // five seconds.
-func (p *process) stop() {
-	select {
-	case <-p.done:
-		return
-	default:
-	}
-	pgid := p.cmd.Process.Pid
-	_ = syscall.Kill(-pgid, syscall.SIGTERM)
-	select {
-	case <-p.done:
-	case <-time.After(5 * time.Second):
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
-		<-p.done
-	}
-}
+func (p *process) stop() { p.Stop(5 * time.Second) }
 
-func (p *process) output() string { return p.out.String() }
-
-// ringBuffer keeps the last max bytes written to it.
-type ringBuffer struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
-	cut bool
-}
-
-// Write keeps p, dropping the oldest bytes beyond max.
-func (b *ringBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.buf = append(b.buf, p...)
-	if len(b.buf) > b.max {
-		b.buf = append([]byte(nil), b.buf[len(b.buf)-b.max:]...)
-		b.cut = true
-	}
-	return len(p), nil
-}
-
-// String returns what is kept, marked when the start was dropped.
-func (b *ringBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.cut {
-		return "...\n" + string(b.buf)
-	}
-	return string(b.buf)
-}
+func (p *process) output() string { return p.Output() }

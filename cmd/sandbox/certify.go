@@ -1,0 +1,160 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/eshop-sandbox/sandbox/sandbox/certify"
+	"github.com/eshop-sandbox/sandbox/schemas"
+)
+
+func newCertifyCmd() *cobra.Command {
+	var (
+		o                  certify.Options
+		triggers           []string
+		junit, html        string
+		asJSON, logs       bool
+		webhook, quiet     time.Duration
+		settle, startAfter time.Duration
+	)
+	cmd := &cobra.Command{
+		Use:   "certify --addon NAME --addon-url URL [--command CMD] [--trigger EVENT]...",
+		Short: "Judge any add-on against the platform's rules and print a report card",
+		Long: `Certify an add-on, whatever language it is written in: start a sandbox of
+its own (on loopback, a free port unless --listen), register the add-on there
+(its install URL, webhook URL and OAuth credentials; every endpoint approved),
+start it with --command, and play the e-shop:
+
+  install       the install handshake twice: the code exchanged before the
+                answer 200, each code used once, the second install working;
+  webhooks      a correctly signed notification (2xx within --webhook-timeout),
+                a wrong and a missing signature (refused), the same one twice
+                and two out of order (reported: handling is the add-on's choice);
+  API           while the add-on calls: its next call answered 429 and 423 with
+                Retry-After (it must wait), a 503 maintenance window, a 400 and
+                a 422 (never sent again unchanged), a burst of slow calls (at
+                most 3 open per token), an expired token (the next call uses a
+                new one); and over the run: Content-Type on every call,
+                job:finished registered before asynchronous calls;
+  system events addon:suspend, addon:approve and addon:uninstall acknowledged.
+
+A check that needs the add-on to call the API says "not exercised" when it
+made no such call: --trigger EVENT emits an event that makes it call
+(order:create; EVENT=INSTANCE names the entity, else certify picks one of the
+e-shop's orders, customers or products). The command gets SANDBOX_URL,
+SANDBOX_ESHOP, SANDBOX_ESHOP_URL, SANDBOX_OAUTH_URL, SANDBOX_CLIENT_ID,
+SANDBOX_CLIENT_SECRET, SANDBOX_ADDON, ADDON_URL and ADDON_PORT in its
+environment, runs in its own process group, and is stopped at the end.
+
+The report card lists every check with its verdict and the calls and
+deliveries that decided it; --junit and --html write it for CI. The exit
+code is 1 when a check failed (or the run could not start), else 0.`,
+		Example: `  sandbox certify --addon example-addon --addon-url http://127.0.0.1:9292/install --command 'sandbox example-addon --listen 127.0.0.1:9292' --trigger order:create
+  sandbox certify --addon my-addon --addon-url http://127.0.0.1:9191/install --client-id my-client --client-secret my-secret --command 'python3 addon.py' --trigger order:create --junit certify.xml --html certify.html
+  sandbox certify --addon my-addon --addon-url http://127.0.0.1:9191/install --listen 127.0.0.1:8090 --trigger order:create=2025000001   # the add-on runs already, pointed at 127.0.0.1:8090`,
+		Args: cobra.NoArgs,
+		PreRunE: func(cmd *cobra.Command, _ []string) error {
+			return bindEnv(cmd)
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.Addon == "" || o.InstallURL == "" {
+				return usageError(cmd, "name the add-on and its install URL: sandbox certify --addon NAME --addon-url URL")
+			}
+			events := map[string]bool{}
+			if cat, err := schemas.LoadCatalogue(); err == nil {
+				for _, e := range cat.Events {
+					events[e] = true
+				}
+			}
+			for _, t := range triggers {
+				tr, err := certify.ParseTrigger(t)
+				if err != nil {
+					return usageError(cmd, "%v", err)
+				}
+				if len(events) > 0 && !events[tr.Event] {
+					return usageError(cmd, "--trigger %s: %q is not an event of the webhook catalogue", t, tr.Event)
+				}
+				o.Triggers = append(o.Triggers, tr)
+			}
+			o.Timing = certify.Timing{Webhook: webhook, Quiet: quiet, Settle: settle, Start: startAfter}
+			o.Version = buildVersion()
+			if logs {
+				o.Log = cmd.ErrOrStderr()
+			}
+			if !asJSON {
+				o.Progress = cmd.ErrOrStderr()
+			}
+			if host, _, err := net.SplitHostPort(o.Addr); err == nil {
+				if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+					fmt.Fprintf(cmd.ErrOrStderr(), "warning: --listen %s is reachable from the network while certify runs: its control plane has no authentication. Listen on 127.0.0.1 unless you mean this.\n", o.Addr)
+				}
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			rep, err := certify.Run(ctx, o)
+			if err != nil {
+				return fail(cmd, "%v", err)
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				if err := writeJSON(out, rep); err != nil {
+					return fail(cmd, "%v", err)
+				}
+			} else {
+				rep.WriteText(out)
+			}
+			for _, w := range []struct {
+				file  string
+				write func(*bytes.Buffer) error
+			}{{junit, func(b *bytes.Buffer) error { return rep.WriteJUnit(b) }}, {html, func(b *bytes.Buffer) error { return rep.WriteHTML(b) }}} {
+				if w.file == "" {
+					continue
+				}
+				var buf bytes.Buffer
+				if err := w.write(&buf); err != nil {
+					return fail(cmd, "%s: %v", w.file, err)
+				}
+				if err := os.WriteFile(w.file, buf.Bytes(), 0o644); err != nil {
+					return fail(cmd, "%v", err)
+				}
+				if !asJSON {
+					fmt.Fprintf(out, "wrote %s\n", w.file)
+				}
+			}
+			if ctx.Err() != nil {
+				return fail(cmd, "interrupted")
+			}
+			if rep.Failed() {
+				return reported{fmt.Errorf("%d check(s) failed", rep.Count(certify.Failed))}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.Addon, "addon", "", "the add-on's name (example-addon keeps the fixtures' credentials)"+envHelp("addon"))
+	f.StringVar(&o.InstallURL, "addon-url", "", "the add-on's install URL, where the e-shop sends GET <url>?code=..."+envHelp("addon-url"))
+	f.StringVar(&o.WebhookURL, "webhook-url", "", "where system events go (default: /webhooks at the install URL's origin)"+envHelp("webhook-url"))
+	f.StringVar(&o.RedirectURI, "redirect-uri", "", "the redirect_uri the add-on sends in the code exchange (default: the install URL)"+envHelp("redirect-uri"))
+	f.StringVar(&o.ClientID, "client-id", "", "fixed OAuth client id (default: the fixtures' for their add-ons, else generated)"+envHelp("client-id"))
+	f.StringVar(&o.ClientSecret, "client-secret", "", "fixed OAuth client secret"+envHelp("client-secret"))
+	f.IntVar(&o.Eshop, "eshop", 1001, "the e-shop to install it into"+envHelp("eshop"))
+	f.StringVar(&o.Command, "command", "", "shell command that starts the add-on (stopped at the end)"+envHelp("command"))
+	f.StringArrayVar(&triggers, "trigger", nil, "EVENT or EVENT=INSTANCE that makes the add-on call the API (repeatable; the first drives the fault rounds)")
+	f.StringVar(&o.Addr, "listen", "127.0.0.1:0", "address of the run's own sandbox"+envHelp("listen"))
+	f.StringVar(&junit, "junit", "", "write JUnit XML (a test case per check) to this file"+envHelp("junit"))
+	f.StringVar(&html, "html", "", "write the report card as a self-contained HTML page to this file"+envHelp("html"))
+	f.BoolVar(&asJSON, "json", false, "print the report as JSON"+envHelp("json"))
+	f.DurationVar(&webhook, "webhook-timeout", certify.DefaultTiming.Webhook, "how soon a notification must be answered"+envHelp("webhook-timeout"))
+	f.DurationVar(&quiet, "quiet", certify.DefaultTiming.Quiet, "the add-on is done with a stimulus after this long without a call"+envHelp("quiet"))
+	f.DurationVar(&settle, "settle", certify.DefaultTiming.Settle, "longest wait for the add-on to react to a stimulus"+envHelp("settle"))
+	f.DurationVar(&startAfter, "start-timeout", certify.DefaultTiming.Start, "longest wait for the add-on to listen at its install URL"+envHelp("start-timeout"))
+	f.BoolVar(&logs, "sandbox-log", false, "show the run's sandbox warnings and errors on stderr")
+	return cmd
+}

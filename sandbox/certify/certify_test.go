@@ -1,0 +1,376 @@
+package certify
+
+import (
+	"context"
+	"encoding/xml"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// The suite is tested end to end: real add-on programs on loopback, a
+// real sandbox, real faults. The example add-on must pass every check;
+// each deliberately broken add-on (testdata/brokenaddon) must fail
+// exactly the check of the rule it breaks and no other.
+
+// testTiming keeps a run short: waits a loaded CI machine still meets,
+// and a one-second maintenance window.
+var testTiming = Timing{Start: 30 * time.Second, Webhook: 3 * time.Second, Quiet: 250 * time.Millisecond, Settle: 6 * time.Second,
+	RetryAfter: time.Second, Maintenance: time.Second, Latency: 200 * time.Millisecond, Burst: 6, Stop: 5 * time.Second}
+
+// binDir holds the add-on programs the tests build.
+var binDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "certify-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+var programs struct {
+	once   sync.Once
+	failed string
+}
+
+// build compiles the example add-on and the broken one once per test
+// binary (the go command's cache makes a rebuild cheap).
+func build(t *testing.T) (example, broken string) {
+	t.Helper()
+	programs.once.Do(func() {
+		root, err := filepath.Abs(filepath.Join("..", ".."))
+		if err != nil {
+			programs.failed = err.Error()
+			return
+		}
+		for _, p := range []struct{ pkg, bin string }{{"./cmd/example-addon", "example-addon"}, {"./sandbox/certify/testdata/brokenaddon", "brokenaddon"}} {
+			cmd := exec.Command("go", "build", "-o", filepath.Join(binDir, p.bin), p.pkg)
+			cmd.Dir = root
+			if out, err := cmd.CombinedOutput(); err != nil {
+				programs.failed = fmt.Sprintf("go build %s: %v\n%s", p.pkg, err, out)
+				return
+			}
+		}
+	})
+	if programs.failed != "" {
+		t.Fatal(programs.failed)
+	}
+	return filepath.Join(binDir, "example-addon"), filepath.Join(binDir, "brokenaddon")
+}
+
+// freeAddr is a loopback address nobody listens on now.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// runs are the certifications the end-to-end tests judge: the example
+// add-on, each broken add-on, and an add-on certified without triggers.
+// They run at once (each mostly waits for its add-on), and each test
+// judges its own.
+var runs struct {
+	once    sync.Once
+	reports map[string]*Report
+	errs    map[string]error
+}
+
+// brokenRules pairs each breakage of testdata/brokenaddon with the check
+// it must fail.
+var brokenRules = []struct{ brk, check string }{
+	{"answer-early", CheckInstall},
+	{"ignore-signature", CheckSignature},
+	{"retry-422", CheckNoRetry},
+	{"ignore-retry-after", CheckRetryAfter},
+	{"keep-expired-token", CheckExpiredToken},
+}
+
+// report returns the report of one of the runs, running them all the
+// first time.
+func report(t *testing.T, name string) *Report {
+	t.Helper()
+	example, broken := build(t)
+	runs.once.Do(func() {
+		type run struct {
+			name, addon, command string
+			triggers             []string
+		}
+		var all []run
+		addr := freeAddr(t)
+		all = append(all, run{"example", "example-addon", example + " --listen " + addr + " --quiet --events order:create,order:update,customer:import",
+			[]string{"order:create", "customer:import"}})
+		for _, b := range brokenRules {
+			all = append(all, run{b.brk, "broken-addon", broken + " --break " + b.brk, []string{"order:create"}})
+		}
+		all = append(all, run{"no-triggers", "quiet-addon", broken, nil})
+		runs.reports, runs.errs = map[string]*Report{}, map[string]error{}
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		for i, r := range all {
+			if i > 0 {
+				addr = freeAddr(t)
+				r.command += " --listen " + addr
+			}
+			wg.Add(1)
+			go func(r run, addr string) {
+				defer wg.Done()
+				rep, err := certifyRun(addr, r.addon, r.command, r.triggers...)
+				mu.Lock()
+				runs.reports[r.name], runs.errs[r.name] = rep, err
+				mu.Unlock()
+			}(r, addr)
+		}
+		wg.Wait()
+	})
+	if err := runs.errs[name]; err != nil {
+		t.Fatal(err)
+	}
+	rep := runs.reports[name]
+	if rep == nil {
+		t.Fatalf("no run %q", name)
+	}
+	if len(rep.Checks) != len(Rules) {
+		t.Fatalf("%d checks reported, want %d", len(rep.Checks), len(Rules))
+	}
+	return rep
+}
+
+// certifyRun certifies the add-on a command starts at addr.
+func certifyRun(addr, name, command string, triggers ...string) (*Report, error) {
+	o := Options{Addon: name, InstallURL: "http://" + addr + "/install", Command: command, Timing: testTiming}
+	for _, tr := range triggers {
+		x, err := ParseTrigger(tr)
+		if err != nil {
+			return nil, err
+		}
+		o.Triggers = append(o.Triggers, x)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	return Run(ctx, o)
+}
+
+// card is the report card, for failure messages.
+func card(r *Report) string {
+	var b strings.Builder
+	r.WriteText(&b)
+	return b.String()
+}
+
+// TestExampleAddonIsCertified: cmd/example-addon, with the events that
+// make it call (an order, and a customer import it reads through an
+// asynchronous snapshot), passes every check; the two observations are
+// reported as such. The JUnit and HTML forms of its report hold every
+// check.
+func TestExampleAddonIsCertified(t *testing.T) {
+	rep := report(t, "example")
+	observations := map[string]bool{CheckDuplicate: true, CheckOutOfOrder: true}
+	for _, c := range rep.Checks {
+		want := Passed
+		if observations[c.ID] {
+			want = Observed
+		}
+		if c.Verdict != want {
+			t.Errorf("%s: %s, want %s: %s", c.ID, c.Verdict, want, c.Summary)
+		}
+		if len(c.Evidence) == 0 && c.ID != CheckContentType {
+			t.Errorf("%s: no evidence", c.ID)
+		}
+	}
+	if rep.Failed() || rep.Outcome() != "CERTIFIED" {
+		t.Errorf("outcome %s", rep.Outcome())
+	}
+	if t.Failed() {
+		t.Fatalf("report card:\n%s", card(rep))
+	}
+
+	var junit strings.Builder
+	if err := rep.WriteJUnit(&junit); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Tests    int `xml:"tests,attr"`
+		Failures int `xml:"failures,attr"`
+		Suite    struct {
+			Cases []struct {
+				Name    string    `xml:"name,attr"`
+				Failure *struct{} `xml:"failure"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal([]byte(junit.String()), &doc); err != nil {
+		t.Fatalf("JUnit: %v\n%s", err, junit.String())
+	}
+	if doc.Tests != len(Rules) || doc.Failures != 0 || len(doc.Suite.Cases) != len(Rules) {
+		t.Fatalf("JUnit: %d tests, %d failures, %d cases\n%s", doc.Tests, doc.Failures, len(doc.Suite.Cases), junit.String())
+	}
+	var page strings.Builder
+	if err := rep.WriteHTML(&page); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range Rules {
+		if !strings.Contains(page.String(), `id="`+r.ID+`"`) {
+			t.Errorf("the HTML page has no row for %s", r.ID)
+		}
+	}
+}
+
+// TestBrokenAddonsFailTheirCheck: an add-on that breaks one rule fails
+// that rule's check and no other. Without an asynchronous call, the
+// job:finished check is not exercised.
+func TestBrokenAddonsFailTheirCheck(t *testing.T) {
+	for _, tc := range brokenRules {
+		t.Run(tc.brk, func(t *testing.T) {
+			rep := report(t, tc.brk)
+			var failed []string
+			for _, c := range rep.Checks {
+				if c.Verdict == Failed {
+					failed = append(failed, c.ID)
+				}
+			}
+			if len(failed) != 1 || failed[0] != tc.check {
+				t.Fatalf("failed checks %v, want exactly [%s]\n%s", failed, tc.check, card(rep))
+			}
+			if c := rep.Check(tc.check); len(c.Evidence) == 0 || c.Summary == "" {
+				t.Fatalf("%s failed without saying why: %+v", tc.check, c)
+			}
+			if want := "breaking \"" + tc.brk + "\""; !strings.Contains(rep.AddonOutput, want) {
+				t.Fatalf("the report of a failed run shows the add-on's output %q, without %q", rep.AddonOutput, want)
+			}
+			if j := rep.Check(CheckJobFinished); j.Verdict != NotExercised {
+				t.Fatalf("job-finished: %s, want not exercised (the broken add-on starts no job)", j.Verdict)
+			}
+		})
+	}
+}
+
+// TestWithoutTriggers: with no trigger event the add-on still calls the
+// API while it installs and handles webhooks, so the checks over the
+// whole run are judged; the fault rounds meet no call and say so, as
+// "not exercised", never "passed".
+func TestWithoutTriggers(t *testing.T) {
+	rep := report(t, "no-triggers")
+	want := map[string]Verdict{
+		CheckContentType: Passed, CheckConcurrency: Passed, CheckWebhookAck: Passed, CheckSignature: Passed,
+		CheckRetryAfter: NotExercised, CheckMaintenance: NotExercised, CheckNoRetry: NotExercised,
+		CheckExpiredToken: NotExercised, CheckJobFinished: NotExercised,
+	}
+	var got []string
+	for _, c := range rep.Checks {
+		if v, ok := want[c.ID]; ok && c.Verdict != v {
+			got = append(got, c.ID+": "+string(c.Verdict)+", want "+string(v))
+		}
+		if c.Verdict == Failed {
+			got = append(got, c.ID+" failed")
+		}
+	}
+	sort.Strings(got)
+	if len(got) > 0 {
+		t.Fatalf("%s\n%s", strings.Join(got, "\n"), card(rep))
+	}
+	if !strings.Contains(rep.Check(CheckRetryAfter).Summary, "no call met the 429") {
+		t.Fatalf("retry-after says %q", rep.Check(CheckRetryAfter).Summary)
+	}
+}
+
+// TestRunCannotStart: an add-on that never listens, or exits at once, is
+// an error saying so (with the add-on's output), not a report.
+func TestRunCannotStart(t *testing.T) {
+	t.Parallel()
+	addr := freeAddr(t)
+	quick := testTiming
+	quick.Start = 500 * time.Millisecond
+	for _, tc := range []struct {
+		name, command string
+		trigger       Trigger
+		want          string
+	}{
+		{"nothing listens", "", Trigger{}, "nothing listened at " + addr},
+		{"the command exits", "echo no config found; exit 3", Trigger{}, "the add-on exited before it listened at " + addr + ": exit status 3; output:\nno config found"},
+		{"a trigger without a known instance", "", Trigger{Event: "brand:create"}, "--trigger brand:create: the instance of a brand event is not known to certify; give it: --trigger brand:create=ID"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := Options{Addon: "gone", InstallURL: "http://" + addr + "/install", Command: tc.command, Timing: quick}
+			if tc.trigger.Event != "" {
+				o.Triggers = []Trigger{tc.trigger}
+			}
+			_, err := Run(context.Background(), o)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestOptions: defaults and refusals, before anything starts.
+func TestOptions(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		o       Options
+		webhook string
+		err     string
+	}{
+		{"webhook URL at the install URL's origin", Options{Addon: "a", InstallURL: "http://127.0.0.1:9090/addon/install"}, "http://127.0.0.1:9090/webhooks", ""},
+		{"webhook URL given", Options{Addon: "a", InstallURL: "http://127.0.0.1:9090/install", WebhookURL: "http://127.0.0.1:9090/hooks"}, "http://127.0.0.1:9090/hooks", ""},
+		{"no name", Options{InstallURL: "http://127.0.0.1:9090/install"}, "", "name the add-on"},
+		{"name with a slash", Options{Addon: "a/b", InstallURL: "http://127.0.0.1:9090/install"}, "", "name the add-on"},
+		{"not a URL", Options{Addon: "a", InstallURL: "127.0.0.1:9090"}, "", "is not an http(s) URL"},
+		{"half the credentials", Options{Addon: "a", InstallURL: "http://127.0.0.1:9090/install", ClientID: "x"}, "", "client id and secret together"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := tc.o
+			err := o.check()
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("err %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o.WebhookURL != tc.webhook || o.RedirectURI != o.InstallURL || o.Eshop != 1001 || o.Addr != "127.0.0.1:0" || o.Timing != DefaultTiming {
+				t.Fatalf("defaults: %+v", o)
+			}
+		})
+	}
+}
+
+// TestParseTrigger reads EVENT and EVENT=INSTANCE.
+func TestParseTrigger(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Trigger
+		err  bool
+	}{
+		{"order:create", Trigger{Event: "order:create"}, false},
+		{"order:create=2025000001", Trigger{Event: "order:create", Instance: "2025000001"}, false},
+		{" customer:import ", Trigger{Event: "customer:import"}, false},
+		{"order", Trigger{}, true},
+		{"order: create", Trigger{}, true},
+	} {
+		got, err := ParseTrigger(tc.in)
+		if (err != nil) != tc.err || got != tc.want {
+			t.Errorf("ParseTrigger(%q) = %+v, %v", tc.in, got, err)
+		}
+		if err == nil && got.String() != strings.TrimSpace(tc.in) {
+			t.Errorf("String() = %q, want %q", got.String(), strings.TrimSpace(tc.in))
+		}
+	}
+}

@@ -1,0 +1,52 @@
+package certify
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/eshop-sandbox/sandbox/sandbox/addonproc"
+)
+
+// marks are the verdicts as the report card prints them.
+var marks = map[Verdict]string{Passed: "pass", Failed: "FAIL", NotExercised: "n/a ", Observed: "info"}
+
+// WriteText prints the report card: every check with its verdict, why,
+// and the calls and deliveries that decided it; then the totals.
+func (r *Report) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "sandbox certify: add-on %s in e-shop %d\n", r.Addon, r.Eshop)
+	fmt.Fprintf(w, "  install URL %s, webhook URL %s\n", r.InstallURL, r.WebhookURL)
+	if len(r.Triggers) > 0 {
+		fmt.Fprintf(w, "  triggers: %s\n", strings.Join(r.Triggers, ", "))
+	} else {
+		fmt.Fprintf(w, "  triggers: none (--trigger EVENT makes the add-on call the API)\n")
+	}
+	fmt.Fprintln(w)
+	for _, c := range r.Checks {
+		fmt.Fprintf(w, "%s %-22s %s\n", marks[c.Verdict], c.ID, c.Title)
+		if c.Verdict != Passed || c.Summary != "" {
+			fmt.Fprintf(w, "     %s: %s\n", c.Verdict, c.Summary)
+		}
+		for _, e := range c.Evidence {
+			fmt.Fprintf(w, "       %s\n", e)
+		}
+	}
+	if r.AddonOutput != "" {
+		fmt.Fprintf(w, "\nadd-on output (last lines):\n  %s\n", strings.ReplaceAll(addonproc.LastLines(r.AddonOutput, 20), "\n", "\n  "))
+	}
+	fmt.Fprintf(w, "\n%s: %s (%.1fs)\n", r.Outcome(), r.Totals(), r.Duration.Seconds())
+}
+
+// Outcome is CERTIFIED when no check failed, else FAILED.
+func (r *Report) Outcome() string {
+	if r.Failed() {
+		return "FAILED"
+	}
+	return "CERTIFIED"
+}
+
+// Totals counts the checks by verdict.
+func (r *Report) Totals() string {
+	return fmt.Sprintf("%d passed, %d failed, %d not exercised, %d observed",
+		r.Count(Passed), r.Count(Failed), r.Count(NotExercised), r.Count(Observed))
+}
