@@ -18,6 +18,7 @@ import (
 func newCertifyCmd() *cobra.Command {
 	var (
 		o                  certify.Options
+		chaos              chaosFlags // --chaos, --seed (chaos.go)
 		triggers           []string
 		junit, html        string
 		asJSON, logs       bool
@@ -85,6 +86,10 @@ code is 1 when a check failed (or the run could not start), else 0.`,
 			}
 			o.Timing = certify.Timing{Webhook: webhook, Quiet: quiet, Settle: settle, Start: startAfter}
 			o.Version = buildVersion()
+			var err error
+			if o.ChaosRate, o.ChaosSeed, err = chaos.parse(); err != nil {
+				return usageError(cmd, "%v", err)
+			}
 			if logs {
 				o.Log = cmd.ErrOrStderr()
 			}
@@ -155,6 +160,7 @@ code is 1 when a check failed (or the run could not start), else 0.`,
 	f.DurationVar(&quiet, "quiet", certify.DefaultTiming.Quiet, "the add-on is done with a stimulus after this long without a call"+envHelp("quiet"))
 	f.DurationVar(&settle, "settle", certify.DefaultTiming.Settle, "longest wait for the add-on to react to a stimulus"+envHelp("settle"))
 	f.DurationVar(&startAfter, "start-timeout", certify.DefaultTiming.Start, "longest wait for the add-on to listen at its install URL"+envHelp("start-timeout"))
+	chaos.add(f)
 	f.BoolVar(&logs, "sandbox-log", false, "show the run's sandbox warnings and errors on stderr")
 	return cmd
 }

@@ -66,6 +66,12 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if ctx.Err() != nil {
 		why = "not run: the certification was interrupted"
 	}
+	if o.ChaosRate > 0 {
+		var v scenario.ReportView
+		if err := s.control(http.MethodGet, scenario.ReportPath, nil, &v); err == nil {
+			rep.Chaos = &Chaos{Rate: o.ChaosRate, Seed: o.ChaosSeed, Coping: v.Chaos}
+		}
+	}
 	s.stopAddon()
 	rep.Checks = s.res.ordered(why)
 	rep.Duration = time.Since(began)
@@ -115,7 +121,8 @@ func (s *suite) start() error {
 	// One attempt per notification: each check judges the first answer,
 	// and a refused notification must not hold the next ones back while
 	// it waits for its retry.
-	cfg := sandbox.Config{Addr: s.o.Addr, Headless: true, Seed: 1, Version: s.o.Version, WebhookTimeout: s.o.Timing.Webhook, WebhookAttempts: 1}
+	cfg := sandbox.Config{Addr: s.o.Addr, Headless: true, Seed: 1, Version: s.o.Version, WebhookTimeout: s.o.Timing.Webhook, WebhookAttempts: 1,
+		ChaosRate: s.o.ChaosRate, ChaosSeed: s.o.ChaosSeed}
 	a, err := app.Open(cfg, slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	if err != nil {
 		return fmt.Errorf("start the sandbox: %w", err)

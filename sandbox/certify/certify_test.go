@@ -110,15 +110,17 @@ func report(t *testing.T, name string) *Report {
 		type run struct {
 			name, addon, command string
 			triggers             []string
+			chaos                float64
 		}
 		var all []run
 		addr := freeAddr(t)
 		all = append(all, run{"example", "example-addon", example + " --listen " + addr + " --quiet --events order:create,order:update,customer:import",
-			[]string{"order:create", "customer:import"}})
+			[]string{"order:create", "customer:import"}, 0})
 		for _, b := range brokenRules {
-			all = append(all, run{b.brk, "broken-addon", broken + " --break " + b.brk, []string{"order:create"}})
+			all = append(all, run{b.brk, "broken-addon", broken + " --break " + b.brk, []string{"order:create"}, 0})
 		}
-		all = append(all, run{"no-triggers", "quiet-addon", broken, nil})
+		all = append(all, run{"no-triggers", "quiet-addon", broken, nil, 0})
+		all = append(all, run{"chaos", "example-addon", example + " --quiet --events order:create,order:update", []string{"order:create"}, 0.5})
 		runs.reports, runs.errs = map[string]*Report{}, map[string]error{}
 		var mu sync.Mutex
 		var wg sync.WaitGroup
@@ -130,7 +132,7 @@ func report(t *testing.T, name string) *Report {
 			wg.Add(1)
 			go func(r run, addr string) {
 				defer wg.Done()
-				rep, err := certifyRun(addr, r.addon, r.command, r.triggers...)
+				rep, err := certifyRun(addr, r.addon, r.command, r.chaos, r.triggers...)
 				mu.Lock()
 				runs.reports[r.name], runs.errs[r.name] = rep, err
 				mu.Unlock()
@@ -152,8 +154,8 @@ func report(t *testing.T, name string) *Report {
 }
 
 // certifyRun certifies the add-on a command starts at addr.
-func certifyRun(addr, name, command string, triggers ...string) (*Report, error) {
-	o := Options{Addon: name, InstallURL: "http://" + addr + "/install", Command: command, Timing: testTiming}
+func certifyRun(addr, name, command string, chaos float64, triggers ...string) (*Report, error) {
+	o := Options{Addon: name, InstallURL: "http://" + addr + "/install", Command: command, Timing: testTiming, ChaosRate: chaos, ChaosSeed: 11}
 	for _, tr := range triggers {
 		x, err := ParseTrigger(tr)
 		if err != nil {
@@ -171,6 +173,30 @@ func card(r *Report) string {
 	var b strings.Builder
 	r.WriteText(&b)
 	return b.String()
+}
+
+// TestChaosInACertification: with --chaos, half of the example add-on's
+// calls get a platform fault besides the rounds' own, and the card says,
+// per kind drawn, how the add-on coped (whether every check still passes
+// is the add-on's business: chaos is there to find out).
+func TestChaosInACertification(t *testing.T) {
+	rep := report(t, "chaos")
+	if rep.Chaos == nil || rep.Chaos.Rate != 0.5 || rep.Chaos.Seed != 11 {
+		t.Fatalf("chaos section: %+v\n%s", rep.Chaos, card(rep))
+	}
+	injected := 0
+	for _, c := range rep.Chaos.Coping {
+		injected += c.Injected
+		if c.Recovered+c.Open != c.Injected || !strings.HasPrefix(c.Fault, "chaos:") {
+			t.Errorf("coping %+v", c)
+		}
+	}
+	if injected == 0 {
+		t.Fatalf("no fault drawn for half of the add-on's calls:\n%s", card(rep))
+	}
+	if !strings.Contains(card(rep), "chaos: 50% of the add-on's calls, seed 11 (--seed 11 repeats them)") {
+		t.Fatalf("card:\n%s", card(rep))
+	}
 }
 
 // TestExampleAddonIsCertified: cmd/example-addon, with the events that

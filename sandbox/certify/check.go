@@ -2,7 +2,10 @@ package certify
 
 import (
 	"fmt"
+	"strconv"
 	"time"
+
+	"github.com/eshop-sandbox/sandbox/sandbox/scenario"
 )
 
 // Verdict is the outcome of one check.
@@ -90,7 +93,21 @@ type Report struct {
 	// AddonOutput is the end of the add-on's output (when certify started
 	// it and a check failed).
 	AddonOutput string `json:"addonOutput,omitempty"`
+	// Chaos, with --chaos, tells how the add-on coped with the faults
+	// drawn for its calls besides the rounds' own.
+	Chaos *Chaos `json:"chaos,omitempty"`
 }
+
+// Chaos is the card's chaos section: the rate, the seed that repeats the
+// run's faults, and per injected kind how the add-on coped.
+type Chaos struct {
+	Rate   float64                `json:"rate"`
+	Seed   uint64                 `json:"seed"`
+	Coping []scenario.ChaosCoping `json:"coping"`
+}
+
+// Percent is the rate as the card prints it ("25%").
+func (c *Chaos) Percent() string { return strconv.FormatFloat(c.Rate*100, 'f', -1, 64) + "%" }
 
 // Failed reports whether any check failed.
 func (r *Report) Failed() bool { return r.Count(Failed) > 0 }

@@ -51,6 +51,11 @@ type Options struct {
 	Progress io.Writer
 	// Version is the build's version, for the sandbox.
 	Version string
+	// ChaosRate is the share of the add-on's API calls that get a platform
+	// fault besides the rounds' own (--chaos; 0 for none), drawn with
+	// ChaosSeed; the card then says how the add-on coped.
+	ChaosRate float64
+	ChaosSeed uint64
 }
 
 // Timing holds the waits of a run. Tests shorten them; the defaults suit

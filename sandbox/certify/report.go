@@ -31,6 +31,15 @@ func (r *Report) WriteText(w io.Writer) {
 			fmt.Fprintf(w, "       %s\n", e)
 		}
 	}
+	if r.Chaos != nil {
+		fmt.Fprintf(w, "\nchaos: %s of the add-on's calls, seed %d (--seed %d repeats them)\n", r.Chaos.Percent(), r.Chaos.Seed, r.Chaos.Seed)
+		if len(r.Chaos.Coping) == 0 {
+			fmt.Fprintln(w, "  no fault drawn for the add-on's calls")
+		}
+		for _, c := range r.Chaos.Coping {
+			fmt.Fprintf(w, "  %s\n", c.Summary)
+		}
+	}
 	if r.AddonOutput != "" {
 		fmt.Fprintf(w, "\nadd-on output (last lines):\n  %s\n", strings.ReplaceAll(addonproc.LastLines(r.AddonOutput, 20), "\n", "\n  "))
 	}

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"testing"
 	"time"
+
+	"github.com/eshop-sandbox/sandbox/sandbox/scenario"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -23,7 +25,9 @@ func sample() *Report {
 	rs.set(CheckDuplicate, Observed, "The same order:create 2025000001, delivered twice, was answered 200 and 200; the add-on made 2 API calls after them.", nil)
 	return &Report{Addon: "my-addon", Eshop: 1001, InstallURL: "http://127.0.0.1:9090/install", WebhookURL: "http://127.0.0.1:9090/webhooks",
 		Triggers: []string{"order:create"}, Started: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC), Duration: 12340 * time.Millisecond,
-		Checks: rs.ordered("not run: the sample stops here"), AddonOutput: "listening on 127.0.0.1:9090\nrefused a webhook? no"}
+		Checks: rs.ordered("not run: the sample stops here"), AddonOutput: "listening on 127.0.0.1:9090\nrefused a webhook? no",
+		Chaos: &Chaos{Rate: 0.25, Seed: 7, Coping: []scenario.ChaosCoping{{Fault: "chaos:locked", Injected: 2, Recovered: 1, Open: 1,
+			Summary: "chaos:locked: 2 injected; 1 followed by a successful call of the same operation (or answered late but well), 1 not (yet)"}}}}
 }
 
 // TestViews: the report card, JUnit and the HTML page of a sample
