@@ -117,3 +117,27 @@ type PaymentStep struct {
 	Operation string    `json:"operation,omitempty"`
 	Agent     string    `json:"-"` // the call's User-Agent (the report skips the scenario runner's)
 }
+
+// Call returns the call a TopicCall message carries, sent by value or by
+// pointer (nil for any other payload).
+func (m Message) Call() *Call {
+	switch c := m.Data.(type) {
+	case Call:
+		return &c
+	case *Call:
+		return c
+	}
+	return nil
+}
+
+// Delivery returns the delivery a TopicDelivery or TopicQueued message
+// carries, sent by value or by pointer (nil for any other payload).
+func (m Message) Delivery() *Delivery {
+	switch d := m.Data.(type) {
+	case Delivery:
+		return &d
+	case *Delivery:
+		return d
+	}
+	return nil
+}

@@ -32,20 +32,14 @@ func newTrafficLog() *trafficLog { return &trafficLog{changed: make(chan struct{
 func (l *trafficLog) hook(m bus.Message) {
 	switch m.Topic {
 	case bus.TopicCall:
-		var c *bus.Call
-		switch v := m.Data.(type) {
-		case *bus.Call:
-			c = v
-		case bus.Call:
-			c = &v
-		}
+		c := m.Call()
 		if c == nil || strings.HasPrefix(c.Path, "/_sandbox") || c.ReqHeader.Get("User-Agent") == scenario.RunnerAgent {
 			return
 		}
 		l.add(func() { l.calls = append(l.calls, c) })
 	case bus.TopicDelivery:
-		if d, ok := m.Data.(bus.Delivery); ok {
-			l.add(func() { l.deliveries = append(l.deliveries, d) })
+		if d := m.Delivery(); d != nil {
+			l.add(func() { l.deliveries = append(l.deliveries, *d) })
 		}
 	case addons.TopicInstall:
 		if rec, ok := m.Data.(*addons.Record); ok {

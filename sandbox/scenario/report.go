@@ -215,12 +215,7 @@ func (rp *Report) trimLocked() {
 func (rp *Report) Hook(m bus.Message) {
 	switch m.Topic {
 	case bus.TopicCall:
-		switch c := m.Data.(type) {
-		case *bus.Call:
-			rp.Observe(c)
-		case bus.Call:
-			rp.Observe(&c)
-		}
+		rp.Observe(m.Call())
 	case addons.TopicInstall:
 		if rec, ok := m.Data.(*addons.Record); ok {
 			rp.ObserveInstall(rec)

@@ -93,7 +93,7 @@ func NewTranslator() *Translator { return &Translator{faults: map[string]string{
 func (t *Translator) Translate(m bus.Message) (ev Event, ok bool) {
 	switch m.Topic {
 	case bus.TopicCall:
-		c := asCall(m.Data)
+		c := m.Call()
 		if c == nil {
 			return ev, false
 		}
@@ -105,13 +105,13 @@ func (t *Translator) Translate(m bus.Message) (ev Event, ok bool) {
 		}
 		return Event{Type: TypeCall, Call: c}, true
 	case bus.TopicDelivery:
-		d := asDelivery(m.Data)
+		d := m.Delivery()
 		if d == nil {
 			return ev, false
 		}
 		return Event{Type: TypeDelivery, Delivery: d}, true
 	case bus.TopicQueued:
-		d := asDelivery(m.Data)
+		d := m.Delivery()
 		if d == nil {
 			return ev, false
 		}
@@ -154,22 +154,4 @@ func (t *Translator) remember(id, name string) {
 	}
 }
 
-func asCall(v any) *bus.Call {
-	switch c := v.(type) {
-	case bus.Call:
-		return &c
-	case *bus.Call:
-		return c
-	}
-	return nil
-}
 
-func asDelivery(v any) *bus.Delivery {
-	switch d := v.(type) {
-	case bus.Delivery:
-		return &d
-	case *bus.Delivery:
-		return d
-	}
-	return nil
-}

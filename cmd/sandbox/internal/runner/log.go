@@ -33,20 +33,14 @@ func newTrafficLog() *trafficLog {
 func (l *trafficLog) hook(m bus.Message) {
 	switch m.Topic {
 	case bus.TopicCall:
-		var c *bus.Call
-		switch v := m.Data.(type) {
-		case *bus.Call:
-			c = v
-		case bus.Call:
-			c = &v
-		}
+		c := m.Call()
 		if c == nil || isOwn(c) {
 			return
 		}
 		l.add(func() { l.calls = append(l.calls, c) })
 	case bus.TopicDelivery:
-		if d, ok := m.Data.(bus.Delivery); ok {
-			l.add(func() { l.deliveries = append(l.deliveries, d) })
+		if d := m.Delivery(); d != nil {
+			l.add(func() { l.deliveries = append(l.deliveries, *d) })
 		}
 	case bus.TopicFault:
 		if f, ok := m.Data.(bus.Fault); ok {
