@@ -153,5 +153,3 @@ func (t *Translator) remember(id, name string) {
 		t.order = t.order[1:]
 	}
 }
-
-
