@@ -168,6 +168,16 @@ func TestOwnAddonPath(t *testing.T) {
 	if err := xml.Unmarshal(raw, &doc); err != nil || doc.Failures != 0 || doc.Errors != 0 || len(doc.Suites) != runs {
 		t.Fatalf("JUnit: %v %+v", err, doc)
 	}
+
+	// 6. sandbox certify judges it against every platform rule it can
+	// exercise: it holds (at most 3 calls at once across its webhook
+	// threads, a 429 holding every call until Retry-After, ...).
+	certPort := freePort(t)
+	out, err = sandbox("certify", "--addon", "py-addon", "--addon-url", "http://127.0.0.1:"+certPort+"/install",
+		"--client-id", "py-client", "--client-secret", "py-secret", "--command", python+" "+addonPy, "--trigger", "order:create")
+	if err != nil || !strings.Contains(out, "CERTIFIED: ") || strings.Contains(out, "\nFAIL ") {
+		t.Fatalf("sandbox certify: %v\n%s", err, out)
+	}
 }
 
 // withoutSandboxVars drops SANDBOX_* from the environment, so nothing but

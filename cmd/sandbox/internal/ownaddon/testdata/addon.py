@@ -25,9 +25,11 @@ What it does:
                           then moves the order on to the next status
   GET  /healthz           200 once listening
 
-Every API call sends Content-Type; 401 expired-token fetches a new API token
-(never reusing the expired one); 423, 429 and 503 with Retry-After wait until
-that date (measured against the answer's Date header) before the one retry.
+Every API call sends Content-Type; at most 3 are open at once (the platform's
+limit per token); 401 expired-token fetches a new API token (never reusing the
+expired one); 423, 429 and 503 with Retry-After wait until that date (measured
+against the answer's Date header) before the one retry, and a 429 or 503 holds
+every call of the token until then.
 """
 import concurrent.futures
 import email.utils
@@ -69,9 +71,16 @@ class Installation:
         self.api_token = None
         self.eshop_id = None
         self.signature_key = None
+        # A 429 or 503 with Retry-After holds every call of the token, not
+        # only the refused one: no call before this moment (monotonic).
+        self.not_before = 0.0
 
 
 state = Installation()
+
+# The platform allows 3 calls open at once per token; the webhook threads
+# share this.
+CALLS = threading.BoundedSemaphore(3)
 
 
 def http(method, url, body=None, headers=None):
@@ -125,10 +134,15 @@ def api(method, path, body=None):
     with state.lock:
         token = state.api_token
     for _ in range(6):
-        status, headers, doc = http(method, API + path, body, {
-            "Content-Type": "application/json",
-            PREFIX + "-Access-Token": token,
-        })
+        with state.lock:
+            hold = state.not_before - time.monotonic()
+        if hold > 0:
+            time.sleep(hold)
+        with CALLS:
+            status, headers, doc = http(method, API + path, body, {
+                "Content-Type": "application/json",
+                PREFIX + "-Access-Token": token,
+            })
         if status == 401 and error_code(doc) == "expired-token":
             log(method, path, "401 expired-token: a new API token")
             token = new_api_token(expired=token)
@@ -136,7 +150,11 @@ def api(method, path, body=None):
         if status in (423, 429, 503) and headers.get("Retry-After"):
             pause = wait_for(headers)
             log(method, path, status, "waits %.1fs for Retry-After" % pause)
-            time.sleep(pause)
+            if status == 423:  # the lock is the URL's: only this call waits
+                time.sleep(pause)
+            else:
+                with state.lock:
+                    state.not_before = max(state.not_before, time.monotonic() + pause)
             continue
         return status, (doc or {}).get("data")
     raise RuntimeError("%s %s: gave up" % (method, path))
