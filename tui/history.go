@@ -1,6 +1,9 @@
 package tui
 
 import (
+	"net/http"
+	"strings"
+
 	"github.com/eshop-sandbox/sandbox/sandbox/bus"
 )
 
@@ -59,6 +62,28 @@ func (h *history) addCall(c *bus.Call) {
 	if c.Eshop != 0 {
 		h.eshops[c.Eshop] = true
 	}
+	if isReset(c) {
+		h.dropQueued()
+	}
+}
+
+// isReset reports a reset of the sandbox that went through.
+func isReset(c *bus.Call) bool {
+	p, _, _ := strings.Cut(c.Path, "?")
+	return c.Method == http.MethodPost && p == "/_sandbox/reset" && c.Status >= 200 && c.Status < 300
+}
+
+// dropQueued forgets the notifications still waiting for an attempt: a
+// reset emptied the webhook queues, so they will never be sent, and rows
+// left "queued" would wait forever. Attempts made stay.
+func (h *history) dropQueued() {
+	kept := newRing[attemptRow](len(h.attempts.buf))
+	for i := 0; i < h.attempts.len(); i++ {
+		if a := h.attempts.at(i); !a.queued {
+			kept.push(a)
+		}
+	}
+	h.attempts = kept
 }
 
 func (h *history) addAttempt(d *bus.Delivery, queued bool) {
