@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/discover"
 )
 
@@ -34,19 +35,9 @@ func newControlClient(cmd *cobra.Command) (*controlClient, error) {
 	return &controlClient{target: t, http: &http.Client{Timeout: controlTimeout}}, nil
 }
 
-// controlError is an error envelope the sandbox answered.
-type controlError struct {
-	Status   int
-	Code     string
-	Instance string
-	Message  string
-}
-
-func (e *controlError) Error() string { return e.Message }
-
 // call sends one request (body as JSON, or none) and decodes the
-// envelope's data into out (when out is not nil). An error envelope is a
-// *controlError; a sandbox that cannot be reached says how to name one.
+// envelope's data into out (when out is not nil). An error envelope is an
+// *api.AnswerError; a sandbox that cannot be reached says how to name one.
 func (c *controlClient) call(ctx context.Context, method, path string, body, out any) error {
 	var rd io.Reader
 	if body != nil {
@@ -72,26 +63,16 @@ func (c *controlClient) call(ctx context.Context, method, path string, body, out
 	if err != nil {
 		return fmt.Errorf("reading the sandbox's answer: %v", err)
 	}
-	var env struct {
-		Data   json.RawMessage `json:"data"`
-		Errors []struct {
-			ErrorCode string `json:"errorCode"`
-			Message   string `json:"message"`
-			Instance  string `json:"instance"`
-		} `json:"errors"`
+	err = api.DecodeAnswer(resp.StatusCode, raw, out)
+	var ae *api.AnswerError
+	if errors.As(err, &ae) {
+		if ae.Code == "" { // no error envelope: name the call
+			ae.Message = method + " " + path + ": " + ae.Message
+		}
+		return ae
 	}
-	if err := json.Unmarshal(raw, &env); err != nil {
+	if err != nil && !json.Valid(raw) {
 		return fmt.Errorf("%s at %s answered HTTP %d without the sandbox's envelope; is it a sandbox?", path, c.target.URL, resp.StatusCode)
 	}
-	if resp.StatusCode >= 400 || (len(env.Errors) > 0 && string(env.Data) == "null") {
-		ce := &controlError{Status: resp.StatusCode, Message: fmt.Sprintf("%s %s: HTTP %d", method, path, resp.StatusCode)}
-		if len(env.Errors) > 0 {
-			ce.Code, ce.Instance, ce.Message = env.Errors[0].ErrorCode, env.Errors[0].Instance, env.Errors[0].Message
-		}
-		return ce
-	}
-	if out == nil {
-		return nil
-	}
-	return json.Unmarshal(env.Data, out)
+	return err
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"time"
 
@@ -42,42 +41,24 @@ not start. Past reports: GET /_sandbox/installs.`,
 			if name == "" || eshopID <= 0 {
 				return usageError(cmd, "name the add-on and the e-shop: sandbox install --addon NAME --eshop ID")
 			}
-			target, err := resolveTarget(cmd)
+			c, err := newControlClient(cmd)
 			if err != nil {
 				return fail(cmd, "%v", err)
 			}
-			base := target.URL
-			body, _ := json.Marshal(map[string]string{"addon": name})
-			client := &http.Client{Timeout: addons.DefaultInstallTimeout + addons.DefaultLateGrace + 30*time.Second}
-			resp, err := client.Post(fmt.Sprintf("%s/_sandbox/eshops/%d/install", base, eshopID), "application/json", bytes.NewReader(body))
-			if err != nil {
-				return fail(cmd, "%s", unreachable(target, err))
-			}
-			defer resp.Body.Close()
-			raw, err := io.ReadAll(resp.Body)
-			if err != nil {
-				return fail(cmd, "reading the sandbox's answer: %v", err)
-			}
-			var env struct {
-				Data   json.RawMessage `json:"data"`
-				Errors []struct {
-					Message string `json:"message"`
-				} `json:"errors"`
-			}
-			if err := json.Unmarshal(raw, &env); err != nil {
-				return fail(cmd, "the sandbox at %s answered HTTP %d without its envelope; is it a sandbox?", base, resp.StatusCode)
-			}
-			if len(env.Errors) > 0 {
-				return fail(cmd, "%s", env.Errors[0].Message)
+			// The handshake may take the add-on its whole install time.
+			c.http.Timeout = addons.DefaultInstallTimeout + addons.DefaultLateGrace + 30*time.Second
+			var data json.RawMessage
+			if err := c.call(cmd.Context(), http.MethodPost, fmt.Sprintf("/_sandbox/eshops/%d/install", eshopID), map[string]string{"addon": name}, &data); err != nil {
+				return fail(cmd, "%v", err)
 			}
 			var rec addons.Record
-			if err := json.Unmarshal(env.Data, &rec); err != nil {
+			if err := json.Unmarshal(data, &rec); err != nil {
 				return fail(cmd, "the install report could not be read: %v", err)
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {
 				var pretty bytes.Buffer
-				_ = json.Indent(&pretty, env.Data, "", "  ")
+				_ = json.Indent(&pretty, data, "", "  ")
 				fmt.Fprintln(out, pretty.String())
 			} else {
 				rec.WriteText(out)

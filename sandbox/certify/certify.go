@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -19,6 +18,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/addonproc"
 	"github.com/eshop-sandbox/sandbox/sandbox/addons"
+	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/app"
 	"github.com/eshop-sandbox/sandbox/sandbox/scenario"
 )
@@ -276,20 +276,8 @@ func (s *suite) send(method, path string, body any, header map[string]string, ou
 	if err != nil {
 		return resp.StatusCode, err
 	}
-	var env struct {
-		Data   json.RawMessage `json:"data"`
-		Errors []struct {
-			Message string `json:"message"`
-		} `json:"errors"`
-	}
-	if err := json.Unmarshal(raw, &env); err != nil {
-		return resp.StatusCode, fmt.Errorf("%s %s: HTTP %d without the envelope", method, path, resp.StatusCode)
-	}
-	if len(env.Errors) > 0 {
-		return resp.StatusCode, errors.New(env.Errors[0].Message)
-	}
-	if out != nil && len(env.Data) > 0 {
-		return resp.StatusCode, json.Unmarshal(env.Data, out)
+	if err := api.DecodeAnswer(resp.StatusCode, raw, out); err != nil {
+		return resp.StatusCode, fmt.Errorf("%s %s: %w", method, path, err)
 	}
 	return resp.StatusCode, nil
 }
