@@ -38,8 +38,9 @@ start it with --command, and play the e-shop:
   webhooks      a correctly signed notification (2xx within --webhook-timeout),
                 a wrong and a missing signature (refused), the same one twice
                 and two out of order (reported: handling is the add-on's choice);
-  API           while the add-on calls: its next call answered 429 and 423 with
-                Retry-After (it must wait), a 503 maintenance window, a 400 and
+  API           while the add-on calls: its next call answered 429 with
+                Retry-After (it must wait), 423 (retry later), a 503
+                maintenance window (stay away while it lasts), a 400 and
                 a 422 (never sent again unchanged), a burst of slow calls (at
                 most 3 open per token), an expired token (the next call uses a
                 new one); and over the run: Content-Type on every call,

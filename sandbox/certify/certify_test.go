@@ -70,15 +70,31 @@ func build(t *testing.T) (example, broken string) {
 	return filepath.Join(binDir, "example-addon"), filepath.Join(binDir, "brokenaddon")
 }
 
-// freeAddr is a loopback address nobody listens on now.
+// handedOut are the addresses freeAddr gave: the runs start at once, and
+// the kernel may offer a port it just freed again.
+var handedOut = struct {
+	sync.Mutex
+	m map[string]bool
+}{m: map[string]bool{}}
+
+// freeAddr is a loopback address nobody listens on now, and no other run
+// of this test binary was given.
 func freeAddr(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	handedOut.Lock()
+	defer handedOut.Unlock()
+	for {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr := l.Addr().String()
+		l.Close()
+		if !handedOut.m[addr] {
+			handedOut.m[addr] = true
+			return addr
+		}
 	}
-	defer l.Close()
-	return l.Addr().String()
 }
 
 // runs are the certifications the end-to-end tests judge: the example
@@ -99,6 +115,7 @@ var brokenRules = []struct{ brk, check string }{
 	{"retry-422", CheckNoRetry},
 	{"ignore-retry-after", CheckRetryAfter},
 	{"keep-expired-token", CheckExpiredToken},
+	{"retry-503", CheckMaintenance},
 }
 
 // report returns the report of one of the runs, running them all the

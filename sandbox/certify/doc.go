@@ -8,8 +8,8 @@
 //  2. webhooks it signs itself: a correct signature, a wrong one, none,
 //     the same notification twice, and two out of order;
 //  3. rounds in which the add-on calls the API while runtime faults
-//     (sandbox/scenario) answer its next call with 429 or 423 and
-//     Retry-After, a 503 maintenance window, a 400 and a 422, a burst of
+//     (sandbox/scenario) answer its next call with 429 and Retry-After,
+//     423, a 503 maintenance window, a 400 and a 422, a burst of
 //     slow calls, and an expired token; Options.Triggers emit the events
 //     that make it call;
 //  4. the system events addon:suspend, addon:approve and addon:uninstall.

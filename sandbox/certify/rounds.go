@@ -121,7 +121,9 @@ func (s *suite) rounds() {
 	var p played
 	secs := fmt.Sprintf("%ds", int((s.o.Timing.RetryAfter+time.Second-1)/time.Second))
 	p.tooMany = s.run("certify-429", map[string]any{"respond": map[string]any{"status": 429, "retryAfter": secs}}, anyLater)
-	p.locked = s.run("certify-423", map[string]any{"respond": map[string]any{"status": 423, "retryAfter": secs}}, sameLater)
+	// The platform sends Retry-After only with a full bucket (a 429): a 423
+	// says "retry later" without a date, and so does this round.
+	p.locked = s.run("certify-423", map[string]any{"respond": map[string]any{"status": 423}}, sameLater)
 	p.maintenance = s.maintenanceRound()
 	p.badRequest = s.run("certify-400", map[string]any{"respond": map[string]any{"status": 400}}, nil)
 	p.unprocessable = s.run("certify-422", map[string]any{"respond": map[string]any{"status": 422}}, nil)
@@ -133,17 +135,17 @@ func (s *suite) rounds() {
 }
 
 // maintenanceRound opens a maintenance window at the add-on's next call
-// and waits until it is over.
+// and waits until it is over. The 503 carries no Retry-After (the
+// platform sends one only with a full bucket); the spec's advice is to
+// retry in minutes.
 func (s *suite) maintenanceRound() round {
 	window := fmt.Sprintf("%dms", s.o.Timing.Maintenance.Milliseconds())
 	r := s.run("certify-503", map[string]any{"maintenance": map[string]any{"for": window, "message": "sandbox certify: a maintenance window"}}, nil)
 	if r.faulted != nil {
-		if until, ok := retryAfterOf(r.faulted); ok {
-			wait := time.Until(until) + s.o.Timing.Quiet // the sandbox clock runs with the wall clock here
-			select {
-			case <-time.After(wait):
-			case <-s.ctx.Done():
-			}
+		wait := time.Until(endOf(r.faulted).Add(s.o.Timing.Maintenance)) + s.o.Timing.Quiet
+		select {
+		case <-time.After(wait):
+		case <-s.ctx.Done():
 		}
 		s.settle()
 		r.calls, _ = s.log.between(r.from, mark{})

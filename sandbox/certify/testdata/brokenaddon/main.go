@@ -7,6 +7,7 @@
 //	--break retry-422           sends a request answered 400 or 422 again, unchanged
 //	--break ignore-retry-after  repeats a call answered 423 or 429 at once
 //	--break keep-expired-token  repeats a call answered 401 expired-token with the same token
+//	--break retry-503           repeats a call answered 503 (maintenance) after a short pause
 //
 // It reads what certify puts in its environment (SANDBOX_URL,
 // SANDBOX_ESHOP_URL, SANDBOX_OAUTH_URL, SANDBOX_CLIENT_ID,
@@ -192,6 +193,10 @@ func (a *addon) call(method, path string, body, out any) (int, error) {
 			continue
 		case (status == 400 || status == 422) && a.brk == "retry-422" && retried == 0:
 			retried++
+			continue
+		case status == 503 && a.brk == "retry-503" && retried < 3:
+			retried++
+			time.Sleep(200 * time.Millisecond) // not the minutes the spec asks for
 			continue
 		}
 		return status, fmt.Errorf("%s %s: HTTP %d", method, path, status)
