@@ -303,7 +303,9 @@ func (s *suite) judgeMaintenance(fs findings) {
 	// still open (another 503) came far sooner than "retry in minutes".
 	var during []string
 	for _, c := range next {
-		if c.Status == http.StatusServiceUnavailable {
+		// Only a call sent once the add-on had the 503 (not one of its
+		// parallel calls already on the way) shows what it made of it.
+		if c.Status == http.StatusServiceUnavailable && scenario.SentAfterAnswer(c, r.faulted) {
 			during = append(during, fmt.Sprintf("%s %s %.1fs after the first 503", c.Method, c.Path, startOf(c).Sub(endOf(r.faulted)).Seconds()))
 		}
 	}
@@ -339,7 +341,15 @@ func (s *suite) judgeNoRetry(fs findings) {
 		}
 		exercised = true
 		ev = append(ev, describeCall(r.faulted, s.headers.AccessToken))
-		found := fs.in(scenario.RuleRetriedUnchanged, r.calls)
+		// Only a resend of this round's refused request counts here: the
+		// same read made again for a later event, or a resend of another
+		// round's request, is not this round's retry.
+		var found findings
+		for _, f := range fs.in(scenario.RuleRetriedUnchanged, r.calls) {
+			if f.Method == r.faulted.Method && f.Path == r.faulted.Path {
+				found = append(found, f)
+			}
+		}
 		ev = append(ev, s.lines(found.calls(r.calls))...)
 		bad = append(bad, found...)
 	}

@@ -36,6 +36,11 @@ func receivedAt(c *bus.Call) time.Time {
 	return c.Received
 }
 
+// SentAfterAnswer reports whether the client certainly sent c after it had
+// read the answer to answered (the report's own test, for judges outside
+// it such as sandbox certify).
+func SentAfterAnswer(c, answered *bus.Call) bool { return startedAfter(c, markOf(answered)) }
+
 // startedAfter reports whether the client certainly sent c after it had
 // the answer m: on the answer's own connection any time after it, on
 // another connection once InFlightMargin has passed. Only such a call can
