@@ -143,27 +143,21 @@ func (m *Model) onListKey(k tea.KeyMsg) tea.Cmd {
 // onTabKey switches tabs (tab, shift+tab, 1 to 7); it reports whether k
 // was one of those keys.
 func (m *Model) onTabKey(k tea.KeyMsg) (tea.Cmd, bool) {
-	var to tab
+	to := tab(-1)
 	switch {
 	case key.Matches(k, m.keys.Switch):
 		to = (m.tab + 1) % tabCount
 	case key.Matches(k, m.keys.SwitchBack):
 		to = (m.tab + tabCount - 1) % tabCount
-	case key.Matches(k, m.keys.Calls):
-		to = tabCalls
-	case key.Matches(k, m.keys.Webhooks):
-		to = tabWebhooks
-	case key.Matches(k, m.keys.Report):
-		to = tabReport
-	case key.Matches(k, m.keys.Faults):
-		to = tabFaults
-	case key.Matches(k, m.keys.Outbox):
-		to = tabOutbox
-	case key.Matches(k, m.keys.Jobs):
-		to = tabJobs
-	case key.Matches(k, m.keys.Installs):
-		to = tabInstalls
 	default:
+		// One key per view, in the views' order.
+		for t, b := range []key.Binding{m.keys.Calls, m.keys.Webhooks, m.keys.Report, m.keys.Faults, m.keys.Outbox, m.keys.Jobs, m.keys.Installs} {
+			if key.Matches(k, b) {
+				to = tab(t)
+			}
+		}
+	}
+	if to < 0 {
 		return nil, false
 	}
 	m.switchTab(to)

@@ -277,13 +277,22 @@ func (s *suite) judgeRetryAfter(fs findings) {
 		exercised = true
 		notes = append(notes, waited(r.faulted, firstAfterWait(r.faulted, next)))
 	}
+	s.settleRounds(CheckRetryAfter, bad, exercised, notes, ev,
+		"The add-on called before the Retry-After time: "+bad.messages()+" Wait until the date Retry-After names (an HTTP date, read against the answer's Date) before calling again.",
+		"It waited: "+strings.Join(notes, "; ")+".")
+}
+
+// settleRounds gives the verdict of a check several rounds decide: failed
+// with the findings, else passed when a round was exercised, else not
+// exercised with why.
+func (s *suite) settleRounds(check string, bad findings, exercised bool, notes, ev []string, failed, passed string) {
 	switch {
 	case len(bad) > 0:
-		s.res.set(CheckRetryAfter, Failed, "The add-on called before the Retry-After time: "+bad.messages()+" Wait until the date Retry-After names (an HTTP date, read against the answer's Date) before calling again.", ev)
+		s.res.set(check, Failed, failed, ev)
 	case exercised:
-		s.res.set(CheckRetryAfter, Passed, "It waited: "+strings.Join(notes, "; ")+".", ev)
+		s.res.set(check, Passed, passed, ev)
 	default:
-		s.res.set(CheckRetryAfter, NotExercised, strings.Join(notes, "; ")+".", ev)
+		s.res.set(check, NotExercised, strings.Join(notes, "; ")+".", ev)
 	}
 }
 
@@ -353,14 +362,9 @@ func (s *suite) judgeNoRetry(fs findings) {
 		ev = append(ev, s.lines(found.calls(r.calls))...)
 		bad = append(bad, found...)
 	}
-	switch {
-	case len(bad) > 0:
-		s.res.set(CheckNoRetry, Failed, "The add-on sent a refused request again unchanged: "+bad.messages(), ev)
-	case exercised:
-		s.res.set(CheckNoRetry, Passed, "Neither the request answered 400 nor the one answered 422 was sent again unchanged.", ev)
-	default:
-		s.res.set(CheckNoRetry, NotExercised, strings.Join(notes, "; ")+".", ev)
-	}
+	s.settleRounds(CheckNoRetry, bad, exercised, notes, ev,
+		"The add-on sent a refused request again unchanged: "+bad.messages(),
+		"Neither the request answered 400 nor the one answered 422 was sent again unchanged.")
 }
 
 func (s *suite) judgeExpired(fs findings) {
