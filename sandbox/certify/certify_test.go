@@ -147,9 +147,13 @@ func report(t *testing.T, name string) *Report {
 				r.command += " --listen " + addr
 			}
 			wg.Add(1)
+			// The run's sandbox listens on an address from the same
+			// list: bound to :0, it could get a port just handed out
+			// to an add-on, which the sandbox then refuses to call.
+			sandboxAddr := freeAddr(t)
 			go func(r run, addr string) {
 				defer wg.Done()
-				rep, err := certifyRun(addr, r.addon, r.command, r.chaos, r.triggers...)
+				rep, err := certifyRun(sandboxAddr, addr, r.addon, r.command, r.chaos, r.triggers...)
 				mu.Lock()
 				runs.reports[r.name], runs.errs[r.name] = rep, err
 				mu.Unlock()
@@ -171,8 +175,8 @@ func report(t *testing.T, name string) *Report {
 }
 
 // certifyRun certifies the add-on a command starts at addr.
-func certifyRun(addr, name, command string, chaos float64, triggers ...string) (*Report, error) {
-	o := Options{Addon: name, InstallURL: "http://" + addr + "/install", Command: command, Timing: testTiming, ChaosRate: chaos, ChaosSeed: 11}
+func certifyRun(sandboxAddr, addr, name, command string, chaos float64, triggers ...string) (*Report, error) {
+	o := Options{Addr: sandboxAddr, Addon: name, InstallURL: "http://" + addr + "/install", Command: command, Timing: testTiming, ChaosRate: chaos, ChaosSeed: 11}
 	for _, tr := range triggers {
 		x, err := ParseTrigger(tr)
 		if err != nil {
