@@ -27,6 +27,9 @@ type route struct {
 	Kind      string `json:"kind"`
 	Status    int    `json:"status,omitempty"`
 	ServedBy  string `json:"servedBy"`
+	// Module is the e-shop module the endpoint needs ("" when none): an
+	// e-shop without it answers 403 module-not-enabled.
+	Module string `json:"module,omitempty"`
 	// Aliases are the other methods and paths the same route answers at
 	// (the spec's order status path, PUT sent as POST).
 	Aliases []routeAlias `json:"aliases,omitempty"`
@@ -49,10 +52,12 @@ func newRoutesCmd() *cobra.Command {
 operation, rights group, the registry resource that serves it, the generic
 behaviour it gets (list, detail, create, update, replace, delete, bulk,
 changes, download, batch) or "action" when a behaviour package serves it,
-the success status, and who serves it in a sandbox built as "sandbox up"
+the success status, who serves it in a sandbox built as "sandbox up"
 builds it (not started): "surface/table" for the generic handlers,
 "surface/<package>" for an action package of the table, else the module
-(orders, webhooks, jobs, ...). Endpoints outside the table have resource "-".
+(orders, webhooks, jobs, ...), and the e-shop module it needs ("-" for
+none; an e-shop without it answers 403 module-not-enabled). Endpoints
+outside the table have resource "-".
 An alias row (kind "alias") is another method and path of the route above
 it: the same operation, pipeline and handler.
 
@@ -138,6 +143,7 @@ func routeTable() ([]route, error) {
 		if o, ok := a.Owner(e.Operation); ok {
 			rt.ServedBy = o.String()
 		}
+		rt.Module, _ = a.Catalogue.ModuleOf(e.Operation)
 		if row, op, ok := reg.Op(e.Operation); ok {
 			rt.Resource, rt.Kind, rt.Status = row.Name, string(op.Kind), op.SuccessStatus()
 		} else if e.Async {
@@ -150,7 +156,7 @@ func routeTable() ([]route, error) {
 
 func printRoutes(w io.Writer, rows []route) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "METHOD\tPATH\tOPERATION\tGROUP\tRESOURCE\tKIND\tSTATUS\tSERVED BY")
+	fmt.Fprintln(tw, "METHOD\tPATH\tOPERATION\tGROUP\tRESOURCE\tKIND\tSTATUS\tSERVED BY\tMODULE")
 	table, generic := 0, 0
 	for _, r := range rows {
 		st := "-"
@@ -161,13 +167,17 @@ func printRoutes(w io.Writer, rows []route) error {
 		if r.ServedBy == "surface/"+surface.TablePart {
 			generic++
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Method, r.Path, r.Operation, r.Group, r.Resource, r.Kind, st, r.ServedBy)
+		module := r.Module
+		if module == "" {
+			module = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Method, r.Path, r.Operation, r.Group, r.Resource, r.Kind, st, r.ServedBy, module)
 		for _, al := range r.Aliases {
 			kind := "alias"
 			if al.ByBody {
 				kind = "alias (by body)"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", al.Method, al.Path, r.Operation, r.Group, r.Resource, kind, st, r.ServedBy)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", al.Method, al.Path, r.Operation, r.Group, r.Resource, kind, st, r.ServedBy, module)
 		}
 	}
 	if err := tw.Flush(); err != nil {

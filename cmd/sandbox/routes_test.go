@@ -72,3 +72,35 @@ func TestRoutesPipeline(t *testing.T) {
 		t.Fatalf("aliases %v", found)
 	}
 }
+
+// TestRoutesModules: the module column is the live table the 403
+// module-not-enabled check reads.
+func TestRoutesModules(t *testing.T) {
+	rows, err := routeTable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	module := map[string]string{}
+	for _, r := range rows {
+		module[r.Operation] = r.Module
+	}
+	for op, want := range map[string]string{
+		"GetListOfPriceLists": "pricelists",
+		"CreatePricelist":     "pricelists",
+		"GetListOfProducts":   "",
+		"CreateOrder":         "",
+	} {
+		if got, ok := module[op]; !ok || got != want {
+			t.Errorf("%s: module %q (listed %v), want %q", op, got, ok, want)
+		}
+	}
+	var out bytes.Buffer
+	if err := printRoutes(&out, rows); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(out.String(), "\n") {
+		if f := strings.Fields(l); len(f) > 2 && f[2] == "GetListOfPriceLists" && f[len(f)-1] != "pricelists" {
+			t.Fatalf("table line %q does not end in its module", l)
+		}
+	}
+}
