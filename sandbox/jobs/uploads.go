@@ -7,7 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"regexp"
+	"strconv"
 	"strings"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
@@ -152,12 +156,11 @@ func (s *Service) productImages(ctx context.Context, j *Job) (Result, error) {
 		for _, f := range good {
 			img := findImage(rec, trimmed(f.row, "name"))
 			if j.Operation == "CreateProductImages" || img == nil {
-				base := products.Slug(strings.TrimSuffix(path.Base(trimmed(f.row, "sourceUrl")), path.Ext(trimmed(f.row, "sourceUrl"))))
-				if base == "" || strings.HasPrefix(trimmed(f.row, "sourceUrl"), "data:") {
-					base = "image"
+				name, seo, err := newImageNames(c, rec, list, trimmed(f.row, "sourceUrl"), f.kind)
+				if err != nil {
+					return err
 				}
-				name := fmt.Sprintf("%d_%s.%s", len(list)+1, base, f.kind)
-				img = map[string]any{"name": name, "seoName": name, "gallery": gallery, "isMainImage": len(list) == 0}
+				img = map[string]any{"name": name, "seoName": seo, "gallery": gallery, "isMainImage": len(list) == 0}
 				list = append(list, img)
 			}
 			name, _ := img["name"].(string)
@@ -191,4 +194,97 @@ func (s *Service) productImages(ctx context.Context, j *Job) (Result, error) {
 		return Result{}, errors.New(log + " Rejected: " + strings.Join(bad, " "))
 	}
 	return Result{Log: log}, nil
+}
+
+// imageNumberSeq numbers the products of an e-shop that have images: an
+// image's file name starts with its product's number ("3_tent.jpg"), as
+// in the fixtures, so the names of one e-shop's images never collide
+// (they share one folder per cut, {eshop_url}/user/shop/<cut>/).
+const imageNumberSeq = "image-product-number"
+
+// imageNumberRe reads the product number an image name starts with.
+var imageNumberRe = regexp.MustCompile(`^([0-9]+)_`)
+
+// newImageNames names an uploaded image of the product rec, whose images
+// so far are list: the file name is the product's number, the source's
+// base name and the format found ("3_tent-green.png"; "3_image.png" for
+// a data: URL or a name with nothing left), made unique in the e-shop;
+// the seoName is the product's URL slug and the image's position
+// ("stan-alpine-2-4.png"), as the fixtures name theirs.
+func newImageNames(c *crud.Ctx, rec map[string]any, list []any, sourceURL, kind string) (name, seo string, err error) {
+	base := products.Slug(strings.TrimSuffix(path.Base(sourceURL), path.Ext(sourceURL)))
+	if base == "" || strings.HasPrefix(sourceURL, "data:") {
+		base = "image"
+	}
+	n, err := productImageNumber(c, list)
+	if err != nil {
+		return "", "", err
+	}
+	taken := map[string]bool{}
+	for _, it := range list {
+		if m, ok := it.(map[string]any); ok {
+			for _, f := range []string{"name", "seoName"} {
+				if v, _ := m[f].(string); v != "" {
+					taken[v] = true
+				}
+			}
+		}
+	}
+	name = fmt.Sprintf("%d_%s.%s", n, base, kind)
+	for i := 2; taken[name]; i++ {
+		name = fmt.Sprintf("%d_%s-%d.%s", n, base, i, kind)
+	}
+	slug := products.Slug(strings.Trim(strings.TrimPrefix(fmt.Sprint(rec["url"]), "{eshop_url}"), "/"))
+	if slug == "" {
+		slug = products.Slug(fmt.Sprint(rec["name"]))
+	}
+	if slug == "" {
+		slug = "image"
+	}
+	seo = fmt.Sprintf("%s-%d.%s", slug, len(list)+1, kind)
+	for i := len(list) + 2; taken[seo]; i++ {
+		seo = fmt.Sprintf("%s-%d.%s", slug, i, kind)
+	}
+	return name, seo, nil
+}
+
+// productImageNumber is the number the product's image names start
+// with: the one its images already have, else the e-shop's next (after
+// the largest any product's image has, seeded ones included).
+func productImageNumber(c *crud.Ctx, list []any) (int64, error) {
+	for _, it := range list {
+		m, _ := it.(map[string]any)
+		v, _ := m["name"].(string)
+		if g := imageNumberRe.FindStringSubmatch(v); g != nil {
+			if n, err := strconv.ParseInt(g[1], 10, 64); err == nil {
+				return n, nil
+			}
+		}
+	}
+	tx, id := c.Tx, c.R.Eshop
+	flag := "image-number-init/" + strconv.Itoa(id)
+	if _, ok := tx.GetValue(flag); !ok {
+		var max int64
+		err := tx.Scan(id, "products", func(_ string, doc []byte) bool {
+			gjson.GetBytes(doc, "images.#.name").ForEach(func(_, v gjson.Result) bool {
+				if g := imageNumberRe.FindStringSubmatch(v.String()); g != nil {
+					if n, err := strconv.ParseInt(g[1], 10, 64); err == nil && n > max {
+						max = n
+					}
+				}
+				return true
+			})
+			return true
+		})
+		if err != nil {
+			return 0, err
+		}
+		if err := tx.SetSequence(id, imageNumberSeq, max); err != nil {
+			return 0, err
+		}
+		if err := tx.SetValue(flag, "1"); err != nil {
+			return 0, err
+		}
+	}
+	return tx.Next(id, imageNumberSeq)
 }
