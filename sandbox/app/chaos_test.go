@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/sandboxtest"
@@ -40,25 +41,38 @@ func chaosRun(t *testing.T, seed uint64, n int) (got, marked []string, rep scena
 			t.Fatalf("a private-token call got %d: chaos is for the add-on's calls only", r.Status)
 		}
 	}
-	var traffic struct {
-		Events []struct {
-			Call *struct {
-				Path      string `json:"path"`
-				TokenKind string `json:"tokenKind"`
-				Fault     string `json:"fault"`
-			} `json:"call"`
-		} `json:"events"`
-	}
-	r := s.Do(sandboxtest.Call{Path: "/_sandbox/traffic", ContentType: "-"})
-	if err := json.Unmarshal(r.Env.Data, &traffic); err != nil {
-		t.Fatalf("traffic: %v", err)
-	}
-	for _, e := range traffic.Events {
-		if c := e.Call; c != nil && c.Path == "/api/orders" && c.TokenKind != "private" {
-			marked = append(marked, c.Fault)
+	// A call is recorded when it ends, which for a closed connection or
+	// a late answer may be after the client has moved on: read the list
+	// until every add-on call is in it.
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		var traffic struct {
+			Events []struct {
+				Call *struct {
+					Path      string `json:"path"`
+					TokenKind string `json:"tokenKind"`
+					Fault     string `json:"fault"`
+				} `json:"call"`
+			} `json:"events"`
 		}
+		r := s.Do(sandboxtest.Call{Path: "/_sandbox/traffic", ContentType: "-"})
+		if err := json.Unmarshal(r.Env.Data, &traffic); err != nil {
+			t.Fatalf("traffic: %v", err)
+		}
+		marked = marked[:0]
+		for _, e := range traffic.Events {
+			if c := e.Call; c != nil && c.Path == "/api/orders" && c.TokenKind != "private" {
+				marked = append(marked, c.Fault)
+			}
+		}
+		if len(marked) >= n || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
-	r = s.Do(sandboxtest.Call{Path: scenario.ReportPath, ContentType: "-"})
+	if len(marked) != n {
+		t.Fatalf("the traffic list holds %d of the %d add-on calls: %v", len(marked), n, marked)
+	}
+	r := s.Do(sandboxtest.Call{Path: scenario.ReportPath, ContentType: "-"})
 	if err := json.Unmarshal(r.Env.Data, &rep); err != nil {
 		t.Fatalf("report: %v %s", err, r.Body)
 	}
