@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/eshop-sandbox/sandbox/sandbox/traffic"
 )
 
 // Control is what the UI's actions need from the sandbox's control plane.
@@ -94,14 +96,21 @@ func (c *HTTPControl) Maintenance(ctx context.Context) (bool, error) {
 	return out.On, err
 }
 
-// Read implements Control: GET path.
+// Read implements Control: GET path, marked so the sandbox keeps the
+// read out of its traffic history (a view left open refreshes every few
+// seconds and would push the add-on's calls out of it).
 func (c *HTTPControl) Read(ctx context.Context, path string, out any) error {
-	return c.do(ctx, http.MethodGet, path, nil, out)
+	return c.send(ctx, http.MethodGet, path, nil, out, http.Header{traffic.UnrecordedHeader: {"1"}})
 }
 
 // do sends one control-plane call and decodes the envelope's data into
 // out; a failure carries the sandbox's own message.
 func (c *HTTPControl) do(ctx context.Context, method, path string, body, out any) error {
+	return c.send(ctx, method, path, body, out, nil)
+}
+
+// send is do with extra request headers.
+func (c *HTTPControl) send(ctx context.Context, method, path string, body, out any, header http.Header) error {
 	var rd io.Reader
 	if body != nil {
 		raw, err := json.Marshal(body)
@@ -115,6 +124,9 @@ func (c *HTTPControl) do(ctx context.Context, method, path string, body, out any
 		return err
 	}
 	req.Header.Set("Content-Type", "application/json")
+	for k, v := range header {
+		req.Header[k] = v
+	}
 	client := c.Client
 	if client == nil {
 		client = http.DefaultClient

@@ -56,6 +56,29 @@ func TestViewsReadARealSandbox(t *testing.T) {
 			t.Fatalf("%s: no %q and %q in\n%s", m.tab, tc.label, tc.want, v)
 		}
 	}
+	// The views' reads stay out of the sandbox's traffic history: it
+	// holds the three calls above and a health check sent last (the
+	// recorder is fed asynchronously: once the last call is in, any view
+	// read recorded would be too).
+	s.Do(sandboxtest.Call{Path: "/_sandbox/health", ContentType: "-"})
+	var paths []string
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		var snap traffic.Snapshot
+		s.Do(sandboxtest.Call{Path: traffic.HistoryPath, ContentType: "-"}).Data(t, &snap)
+		paths = paths[:0]
+		for _, ev := range snap.Events {
+			if ev.Call != nil {
+				paths = append(paths, ev.Call.Method+" "+ev.Call.Path)
+			}
+		}
+		if len(paths) > 0 && paths[len(paths)-1] == "GET /_sandbox/health" || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := strings.Join(paths, ", "); got != "GET /_sandbox/eshops, GET /api/eshop, POST /_sandbox/faults, GET /_sandbox/health" {
+		t.Fatalf("traffic history after the views were read: %s", got)
+	}
 }
 
 // TestViewRefreshPacing checks when a view is read again: on opening, on

@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"log/slog"
 	"net/http"
+	"path"
+	"strings"
 	"sync"
 	"time"
 
@@ -21,6 +23,13 @@ const (
 	HistoryPath = "/_sandbox/traffic"     // JSON history; ?follow=1 streams
 	HARPath     = "/_sandbox/traffic.har" // HAR 1.2 export
 )
+
+// UnrecordedHeader on a GET of the control plane keeps that read out of
+// the history: the terminal UI refreshes its views with it, so a view
+// left open does not push the add-on's calls out of the history. Only
+// control-plane reads honour it; every API call and every state change
+// is recorded.
+const UnrecordedHeader = "Sandbox-Unrecorded"
 
 // Defaults of Options.
 const (
@@ -195,8 +204,17 @@ func (r *Recorder) Middleware(next http.Handler) http.Handler {
 			next.ServeHTTP(w, req)
 			return
 		}
+		if req.Method == http.MethodGet && req.Header.Get(UnrecordedHeader) != "" && controlRead(req.URL.Path) {
+			next.ServeHTTP(w, req)
+			return
+		}
 		r.record(next, w, req)
 	})
+}
+
+// controlRead reports whether a clean path is the control plane's.
+func controlRead(p string) bool {
+	return strings.HasPrefix(p, "/_sandbox/") && path.Clean(p) == p
 }
 
 func (r *Recorder) record(next http.Handler, w http.ResponseWriter, req *http.Request) {

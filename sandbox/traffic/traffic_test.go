@@ -475,3 +475,40 @@ func TestRecordsCallerOfRefusedCalls(t *testing.T) {
 		})
 	}
 }
+
+// TestUnrecordedControlReads: a control-plane GET carrying
+// Sandbox-Unrecorded (the terminal UI's view refreshes) stays out of the
+// history; the header changes nothing for API calls, control-plane
+// writes or unclean paths.
+func TestUnrecordedControlReads(t *testing.T) {
+	s := sandboxtest.New(t, sandbox.Config{Clock: sandbox.NewFrozenClock(t0)})
+	tk := fixtureTokens(t, s) // recorded: event 1
+	quiet := map[string]string{traffic.UnrecordedHeader: "1"}
+	want := []string{"/_sandbox/eshops"}
+	for _, tc := range []struct {
+		call     sandboxtest.Call
+		recorded bool
+	}{
+		{sandboxtest.Call{Path: "/_sandbox/faults", Header: quiet, ContentType: "-"}, false},
+		{sandboxtest.Call{Path: "/_sandbox/report", Header: quiet, ContentType: "-"}, false},
+		{sandboxtest.Call{Path: "/_sandbox/health", ContentType: "-"}, true},
+		{sandboxtest.Call{Path: "/api/eshop", PrivateToken: tk.private1001, Header: quiet}, true},
+		{sandboxtest.Call{Method: "POST", Path: "/_sandbox/clock", Body: map[string]any{"advance": "1s"}, Header: quiet}, true},
+		{sandboxtest.Call{Path: "/_sandbox/../api/eshop", PrivateToken: tk.private1001, Header: quiet}, true},
+	} {
+		s.Do(tc.call)
+		if tc.recorded {
+			want = append(want, tc.call.Path)
+		}
+	}
+	snap := history(t, s, "", len(want))
+	var got []string
+	for _, ev := range snap.Events {
+		if ev.Call != nil {
+			got = append(got, ev.Call.Path)
+		}
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("recorded %v, want %v", got, want)
+	}
+}
