@@ -353,7 +353,9 @@ func TestRunCannotStart(t *testing.T) {
 		{"a trigger without a known instance", "", Trigger{Event: "brand:create"}, "--trigger brand:create: the instance of a brand event is not known to certify; give it: --trigger brand:create=ID"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			o := Options{Addon: "gone", InstallURL: "http://" + addr + "/install", Command: tc.command, Timing: quick}
+			// Its sandbox's address comes from the same list as the
+			// parallel runs' add-on addresses (see freeAddr).
+			o := Options{Addr: freeAddr(t), Addon: "gone", InstallURL: "http://" + addr + "/install", Command: tc.command, Timing: quick}
 			if tc.trigger.Event != "" {
 				o.Triggers = []Trigger{tc.trigger}
 			}
