@@ -408,9 +408,7 @@ func (k *Coll) nextNumber() (int64, error) { return k.NextNumber(k.Row.IDField) 
 // after the largest value stored.
 func (k *Coll) NextNumber(field string) (int64, error) {
 	tx, eshop := k.c.Tx, k.c.R.Eshop
-	seq := "id/" + k.Row.Name + "/" + field
-	flag := "id-init/" + strconv.Itoa(eshop) + "/" + k.Row.Name + "/" + field
-	if _, ok := tx.GetValue(flag); !ok {
+	return tx.NextAfter(eshop, "id/"+k.Row.Name+"/"+field, func() (int64, error) {
 		var max int64
 		see := func(v any) {
 			if n, err := strconv.ParseInt(idString(v), 10, 64); err == nil && n > max {
@@ -427,29 +425,17 @@ func (k *Coll) NextNumber(field string) (int64, error) {
 				}
 				return true
 			})
-			if err != nil {
-				return 0, err
-			}
-		} else {
-			err := tx.Scan(eshop, k.ParentRow.Name, func(_ string, doc []byte) bool {
-				gjson.GetBytes(doc, k.Row.Parent.Field+".#."+field).ForEach(func(_, x gjson.Result) bool {
-					see(x.String())
-					return true
-				})
+			return max, err
+		}
+		err := tx.Scan(eshop, k.ParentRow.Name, func(_ string, doc []byte) bool {
+			gjson.GetBytes(doc, k.Row.Parent.Field+".#."+field).ForEach(func(_, x gjson.Result) bool {
+				see(x.String())
 				return true
 			})
-			if err != nil {
-				return 0, err
-			}
-		}
-		if err := tx.SetSequence(eshop, seq, max); err != nil {
-			return 0, err
-		}
-		if err := tx.SetValue(flag, "1"); err != nil {
-			return 0, err
-		}
-	}
-	return tx.Next(eshop, seq)
+			return true
+		})
+		return max, err
+	})
 }
 
 // logName is the change log of the records: the resource's, or for an

@@ -262,8 +262,7 @@ func productImageNumber(c *crud.Ctx, list []any) (int64, error) {
 		}
 	}
 	tx, id := c.Tx, c.R.Eshop
-	flag := "image-number-init/" + strconv.Itoa(id)
-	if _, ok := tx.GetValue(flag); !ok {
+	return tx.NextAfter(id, imageNumberSeq, func() (int64, error) {
 		var max int64
 		err := tx.Scan(id, "products", func(_ string, doc []byte) bool {
 			gjson.GetBytes(doc, "images.#.name").ForEach(func(_, v gjson.Result) bool {
@@ -276,15 +275,6 @@ func productImageNumber(c *crud.Ctx, list []any) (int64, error) {
 			})
 			return true
 		})
-		if err != nil {
-			return 0, err
-		}
-		if err := tx.SetSequence(id, imageNumberSeq, max); err != nil {
-			return 0, err
-		}
-		if err := tx.SetValue(flag, "1"); err != nil {
-			return 0, err
-		}
-	}
-	return tx.Next(id, imageNumberSeq)
+		return max, err
+	})
 }

@@ -343,3 +343,36 @@ func TestResetBesideReaders(t *testing.T) {
 		t.Fatal("resets and scanning readers deadlocked") // (the store is left open: closing it would block too)
 	}
 }
+
+// TestNextAfter: a sequence continuing stored numbers reads the highest
+// once per e-shop, then counts on; an error leaves it unset.
+func TestNextAfter(t *testing.T) {
+	s := openMem(t, nil)
+	reads := 0
+	highest := func(n int64, err error) func() (int64, error) {
+		return func() (int64, error) { reads++; return n, err }
+	}
+	for _, tc := range []struct {
+		eshop   int
+		highest func() (int64, error)
+		want    int64
+		err     bool
+		reads   int
+	}{
+		{1, highest(0, errors.New("scan failed")), 0, true, 1},
+		{1, highest(37, nil), 38, false, 2},
+		{1, highest(99, nil), 39, false, 2}, // read once: 99 is never seen
+		{2, highest(0, nil), 1, false, 3},   // another e-shop, its own
+		{2, highest(5, nil), 2, false, 3},
+	} {
+		var got int64
+		err := s.Update(func(tx *Tx) error {
+			var err error
+			got, err = tx.NextAfter(tc.eshop, "images", tc.highest)
+			return err
+		})
+		if (err != nil) != tc.err || got != tc.want || reads != tc.reads {
+			t.Fatalf("e-shop %d: %d, %v after %d reads; want %d, error %v, %d reads", tc.eshop, got, err, reads, tc.want, tc.err, tc.reads)
+		}
+	}
+}

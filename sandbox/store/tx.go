@@ -339,6 +339,27 @@ func (t *Tx) SetSequence(eshop int, name string, v int64) error {
 	return nil
 }
 
+// NextAfter is Next for a sequence that continues numbers already in
+// the stored records (seeded ones included): the first time it is asked
+// in an e-shop, highest reads the largest number there, and the sequence
+// starts after it; later calls only count on.
+func (t *Tx) NextAfter(eshop int, name string, highest func() (int64, error)) (int64, error) {
+	flag := "seq-init/" + strconv.Itoa(eshop) + "/" + name
+	if _, ok := t.GetValue(flag); !ok {
+		n, err := highest()
+		if err != nil {
+			return 0, err
+		}
+		if err := t.SetSequence(eshop, name, n); err != nil {
+			return 0, err
+		}
+		if err := t.SetValue(flag, "1"); err != nil {
+			return 0, err
+		}
+	}
+	return t.Next(eshop, name)
+}
+
 func (t *Tx) next(key string) (int64, error) { return t.add(key, 1) }
 
 func (t *Tx) add(key string, delta int64) (int64, error) {
