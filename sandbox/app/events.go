@@ -85,7 +85,7 @@ func filesModule(d *Deps) (*Module, error) {
 func jobsModule(d *Deps) (*Module, error) {
 	f := fetcher(d)
 	svc := &jobs.Service{Store: d.Store, Clock: d.Clock, Bus: d.Bus, Site: d.Site, Registry: d.Registry,
-		Catalogue: d.Catalogue, Schemas: d.Schemas, IDs: d.IDs, Fetcher: f, Log: d.Log,
+		Catalogue: d.Catalogue, Schemas: d.Schemas, IDs: d.IDs, Fetcher: f, Log: d.Log, Engine: d.Engine,
 		Files: &files.Service{Store: d.Store, Site: d.Site, Fetcher: f}}
 	if err := svc.Check(); err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/bus"
+	"github.com/eshop-sandbox/sandbox/sandbox/crud"
 	"github.com/eshop-sandbox/sandbox/sandbox/egress"
 	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/inbox"
@@ -45,6 +46,7 @@ type Deps struct {
 	// faults of the scenario module act through them); each is set by the
 	// module that owns it and nil when that module is absent.
 	Limits   *limits.Limiter      // set by the limits module
+	Engine   *crud.Engine         // the generic write path, set by the surface module
 	Webhooks *webhooks.Dispatcher // set by the webhooks module
 	Jobs     *jobs.Service        // set by the jobs module
 	Inbox    *inbox.Inbox         // set by the inbox module, listed before webhooks

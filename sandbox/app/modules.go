@@ -31,6 +31,7 @@ var modules = []ModuleFunc{
 		if err != nil {
 			return nil, err
 		}
+		d.Engine = s.Engine
 		put, err := surface.PutAsPost()
 		if err != nil {
 			return nil, err

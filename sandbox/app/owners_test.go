@@ -74,3 +74,19 @@ func TestActionWithoutOwner(t *testing.T) {
 		t.Fatalf("check: %v", err)
 	}
 }
+
+// TestOneWriteEngine: the jobs module writes batch lines and uploads with
+// the engine the surface's endpoints write with, not one of its own.
+func TestOneWriteEngine(t *testing.T) {
+	var seen *Deps
+	spy := func(d *Deps) (*Module, error) { seen = d; return &Module{Name: "spy"}, nil }
+	if _, err := withModules(t, spy); err != nil {
+		t.Fatal(err)
+	}
+	if seen.Engine == nil || seen.Jobs == nil {
+		t.Fatalf("engine %p, jobs %p", seen.Engine, seen.Jobs)
+	}
+	if seen.Jobs.Engine != seen.Engine {
+		t.Fatalf("engine %p, the jobs module's %p", seen.Engine, seen.Jobs.Engine)
+	}
+}

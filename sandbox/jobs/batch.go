@@ -44,11 +44,14 @@ func (s *Service) batchOf(operation string) (*registry.Resource, *registry.Op, b
 // batch whose lines have no single write to go through. The app calls it
 // when it builds the jobs module, so a gap stops the start.
 func (s *Service) Check() error {
-	e, err := crud.New(s.Registry, crud.Deps{Store: s.Store, Site: s.Site, IDs: s.IDs})
-	if err != nil {
-		return err
+	s.engine = s.Engine
+	if s.engine == nil {
+		e, err := crud.New(s.Registry, crud.Deps{Store: s.Store, Site: s.Site, IDs: s.IDs})
+		if err != nil {
+			return err
+		}
+		s.engine = e
 	}
-	s.engine = e
 	for _, row := range s.Registry.Resources() {
 		for _, op := range row.Ops {
 			if op.Kind == registry.Batch && s.lineWriter(op.Single) == nil {

@@ -34,9 +34,13 @@ type Service struct {
 	Fetcher   *files.Fetcher
 	Files     *files.Service
 	Log       *slog.Logger
+	// Engine is the generic write path batch lines and image uploads go
+	// through: the app's one engine, the one its endpoints write with.
+	// Without it, Check builds one on Registry.
+	Engine *crud.Engine
 
 	settle sync.Mutex   // one settling pass at a time
-	engine *crud.Engine // the generic write path batch lines and image uploads go through (Check builds it)
+	engine *crud.Engine // Engine, or the one Check built
 
 	mu      sync.Mutex
 	faults  []Fault
