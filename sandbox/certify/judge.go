@@ -250,12 +250,7 @@ func (s *suite) judgeRetryAfter(fs findings) {
 		same   bool
 	}{{p.tooMany, 429, false}, {p.locked, 423, true}} {
 		r := x.r
-		switch {
-		case r.err != nil:
-			notes = append(notes, r.err.Error())
-			continue
-		case r.faulted == nil:
-			notes = append(notes, fmt.Sprintf("no call met the %d", x.status))
+		if !r.met(x.status, &notes) {
 			continue
 		}
 		ev = append(ev, describeCall(r.faulted, s.headers.AccessToken))
@@ -340,12 +335,7 @@ func (s *suite) judgeNoRetry(fs findings) {
 		status int
 	}{{p.badRequest, 400}, {p.unprocessable, 422}} {
 		r := x.r
-		switch {
-		case r.err != nil:
-			notes = append(notes, r.err.Error())
-			continue
-		case r.faulted == nil:
-			notes = append(notes, fmt.Sprintf("no call met the %d", x.status))
+		if !r.met(x.status, &notes) {
 			continue
 		}
 		exercised = true

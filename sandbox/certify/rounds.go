@@ -26,6 +26,20 @@ type round struct {
 	err     error       // the fault could not be added
 }
 
+// met reports whether the round's fault met a call of the add-on; when
+// not, notes gets why (for a check several rounds decide).
+func (r round) met(status int, notes *[]string) bool {
+	switch {
+	case r.err != nil:
+		*notes = append(*notes, r.err.Error())
+		return false
+	case r.faulted == nil:
+		*notes = append(*notes, fmt.Sprintf("no call met the %d", status))
+		return false
+	}
+	return true
+}
+
 // after lists the round's API calls the sandbox received after c ended.
 func (r round) after(c *bus.Call) []*bus.Call {
 	var out []*bus.Call
