@@ -204,7 +204,7 @@ func (r *Recorder) Middleware(next http.Handler) http.Handler {
 			next.ServeHTTP(w, req)
 			return
 		}
-		if req.Method == http.MethodGet && req.Header.Get(UnrecordedHeader) != "" && controlRead(req.URL.Path) {
+		if req.Method == http.MethodGet && controlRead(req.URL.Path) && req.Header.Get(UnrecordedHeader) != "" {
 			next.ServeHTTP(w, req)
 			return
 		}
@@ -212,7 +212,7 @@ func (r *Recorder) Middleware(next http.Handler) http.Handler {
 	})
 }
 
-// controlRead reports whether a clean path is the control plane's.
+// controlRead reports whether a path is a clean control-plane path.
 func controlRead(p string) bool {
 	return strings.HasPrefix(p, "/_sandbox/") && path.Clean(p) == p
 }
