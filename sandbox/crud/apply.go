@@ -1,7 +1,6 @@
 package crud
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 
@@ -56,19 +55,6 @@ func BodyList(r *api.Request, key string) ([]any, error) {
 	return list, nil
 }
 
-// defaultLangFields are the texts a translation may hold when a row does
-// not list its own.
-var defaultLangFields = []string{"name", "title", "description", "shortDescription", "secondDescription", "additionalName",
-	"metaTitle", "metaDescription", "metaTagDescription", "displayName", "content", "perex", "menuTitle", "linkText",
-	"paramName", "paramValue", "text", "remark"}
-
-func langField(row *registry.Resource, f string) bool {
-	if row.LangFields != nil {
-		return slices.Contains(row.LangFields, f)
-	}
-	return slices.Contains(defaultLangFields, f)
-}
-
 var (
 	createdFields = []string{"creationTime", "created", "creationDate", "createdAt"}
 	changedFields = []string{"changeTime", "updated", "changeDate", "lastChangeTime"}
@@ -112,7 +98,7 @@ func (c *Ctx) Apply(k *Coll, rec, data map[string]any, create bool) (map[string]
 				if v != nil {
 					tr[f] = v
 				}
-			case langField(row, to):
+			case row.LangField(to):
 				tr[to] = v
 			default:
 				continue

@@ -112,7 +112,7 @@ func prepareSurcharge(c *Ctx, k *Coll, rec, orig map[string]any, create bool) er
 		texts := map[string]any{}
 		data = map[string]any{}
 		for f, v := range orig {
-			if langField(k.Row, f) || f == k.Row.IDField {
+			if k.Row.LangField(f) || f == k.Row.IDField {
 				texts[f] = v
 			} else {
 				data[f] = v

@@ -11,6 +11,7 @@ package registry
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -421,4 +422,22 @@ func (row *Resource) SectionNames() []string { return SectionNames(row.Sections)
 // client did not ask for.
 func (row *Resource) HidePaths(include map[string]bool) []string {
 	return HidePaths(row.Sections, include)
+}
+
+// defaultLangFields are the texts a translation may hold when a row does
+// not list its own.
+var defaultLangFields = []string{"name", "title", "description", "shortDescription", "secondDescription", "additionalName",
+	"metaTitle", "metaDescription", "metaTagDescription", "displayName", "content", "perex", "menuTitle", "linkText",
+	"paramName", "paramValue", "text", "remark"}
+
+// LangField reports whether a top-level field of the row's records is a
+// text a language version may hold: one of LangFields, or when the row
+// lists none, one of the usual text fields (name, title, description,
+// ...). A PATCH with language writes these into the translation; a
+// recording reads the rows that have them in every language.
+func (r *Resource) LangField(f string) bool {
+	if r.LangFields != nil {
+		return slices.Contains(r.LangFields, f)
+	}
+	return slices.Contains(defaultLangFields, f)
 }
