@@ -23,6 +23,7 @@ func newRecordCmd() *cobra.Command {
 		eshopID int
 		key     string
 		noStamp bool
+		noTr    bool
 	)
 	cmd := &cobra.Command{
 		Use:   "record",
@@ -31,7 +32,9 @@ func newRecordCmd() *cobra.Command {
 that sandbox up --fixtures DIR serves: products, orders, customers, documents,
 settings and every other resource the fixtures hold that the API can read,
 each record through its detail endpoint with every include section, up to
---max records per resource.
+--max records per resource. With the foreign-languages module active, the
+resources with texts are read again in each further language of the e-shop
+and what differs is kept as the language version (--no-translations skips it).
 
 It keeps the spec's limits: at most 3 calls at once, and a 429 or 503 with
 Retry-After (an HTTP date) holds every call back until then; every call has a
@@ -83,7 +86,7 @@ What the API cannot give:
 			// Ctrl-C stops the calls and leaves no half-written folder.
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			sum, err := record.Record(ctx, record.Options{Client: client, Anon: anon, Out: out, Max: limit, Eshop: eshopID, Progress: w})
+			sum, err := record.Record(ctx, record.Options{Client: client, Anon: anon, Out: out, Max: limit, Eshop: eshopID, Progress: w, NoTranslations: noTr})
 			if err != nil {
 				return fail(cmd, "%v", err)
 			}
@@ -102,6 +105,7 @@ What the API cannot give:
 	f.IntVar(&limit, "max", record.DefaultMax, "records per resource at most (orders, products, ...)")
 	f.IntVar(&eshopID, "eshop", 0, "folder id of the recorded e-shop (default: the upstream's e-shop id)")
 	f.StringVar(&key, "anonymize-key", "", "key of the fakes (16+ characters): the same key gives the same fakes; random when empty"+envHelp("anonymize-key"))
+	f.BoolVar(&noTr, "no-translations", false, "record the default language's texts only (skips one read per translated record and further language)")
 	f.BoolVar(&noStamp, "no-stamp", false, "skip checking the written set and stamping it (starts then check it in full)")
 	return cmd
 }

@@ -54,6 +54,10 @@ type Options struct {
 	Token string
 	// Progress, when set, gets one line per file recorded.
 	Progress io.Writer
+	// NoTranslations skips the language versions: only the default
+	// language's texts are recorded (one read per record fewer for each
+	// further language).
+	NoTranslations bool
 }
 
 // Summary says what a recording wrote.
@@ -80,6 +84,7 @@ type recorder struct {
 
 	mu       sync.Mutex
 	files    map[string][]map[string]any // collection file -> records
+	lists    map[string]*listed          // table -> its list as read, for the language versions
 	singles  map[string]map[string]any   // eshop, order-statuses, customer-fields
 	eshopURL string                      // the upstream's e-shop address, for {eshop_url}
 }
@@ -109,7 +114,7 @@ func Record(ctx context.Context, opt Options) (*Summary, error) {
 	rec := &recorder{
 		opt: opt, r: &reader{c: opt.Client, ctx: ctx}, plan: p, reg: reg,
 		sum:   &Summary{Records: map[string]int{}, Skipped: map[string]string{}},
-		files: map[string][]map[string]any{}, singles: map[string]map[string]any{},
+		files: map[string][]map[string]any{}, singles: map[string]map[string]any{}, lists: map[string]*listed{},
 	}
 	if err := rec.eshopInfo(); err != nil {
 		return nil, err
@@ -125,6 +130,11 @@ func Record(ctx context.Context, opt Options) (*Summary, error) {
 	}
 	if err := rec.readAll(); err != nil {
 		return nil, err
+	}
+	if !opt.NoTranslations {
+		if err := rec.translations(); err != nil {
+			return nil, err
+		}
 	}
 	rec.anonymize()
 	if err := rec.write(); err != nil {
@@ -263,6 +273,9 @@ func (rec *recorder) table(t table) error {
 		}
 		return err
 	}
+	rec.mu.Lock()
+	rec.lists[name] = &listed{items: items, recs: append([]map[string]any(nil), recs...)}
+	rec.mu.Unlock()
 	rec.put(name, compact(recs), truncated)
 	return nil
 }

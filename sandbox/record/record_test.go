@@ -369,3 +369,85 @@ func contains(list []string, s string) bool {
 func gjsonGet(raw []byte, path string) string { return gjson.GetBytes(raw, path).String() }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestRecordTranslations: the upstream's e-shop has a second language;
+// the recording keeps what each resource answers in it, so the served
+// recording answers ?language=en as the upstream does (texts, translated
+// parameter codes included), and --no-translations keeps the default
+// language only.
+func TestRecordTranslations(t *testing.T) {
+	up := sandboxtest.New(t, sandbox.Config{})
+	out := t.TempDir()
+	sum, _ := recordInto(t, up.URL, out, "translations-test-key", 0)
+	rec := sandboxtest.New(t, sandbox.Config{Fixtures: os.DirFS(out), FixturesName: out})
+
+	product := sandboxtest.Fixture(t, 1001, "products", "0.guid")
+	brand := sandboxtest.Fixture(t, 1001, "brands", "0.code")
+	paths := []string{
+		"/api/products?itemsPerPage=100",
+		"/api/products/" + product + "?include=images,allCategories,flags,descriptiveParameters,surchargeParameters,filteringParameters",
+		"/api/categories?itemsPerPage=100",
+		"/api/brands/" + brand,
+		"/api/products/availabilities",
+		"/api/products/filtering-parameters",
+		"/api/products/flags",
+		"/api/products/surcharge-parameters",
+		"/api/products/variant-parameters",
+		"/api/shipping-methods",
+		"/api/articles/sections",
+	}
+	answer := func(s *sandboxtest.Server, token, path string) string {
+		t.Helper()
+		r := s.Do(sandboxtest.Call{Path: path, PrivateToken: token})
+		if r.Status != 200 {
+			t.Fatalf("%s: %d %s", path, r.Status, r.Body)
+		}
+		// A brand's contact e-mail is personal data: the recording
+		// holds a fake.
+		var v any
+		if err := json.Unmarshal(r.Env.Data, &v); err != nil {
+			t.Fatal(err)
+		}
+		if m, ok := v.(map[string]any); ok {
+			delete(m, "contactEmail")
+		}
+		b, _ := json.Marshal(v)
+		return strings.ReplaceAll(string(b), s.URL, "{base}")
+	}
+	translated := 0
+	for _, p := range paths {
+		sep := "?"
+		if strings.Contains(p, "?") {
+			sep = "&"
+		}
+		en := p + sep + "language=en"
+		want, got := answer(up, upToken(t), en), answer(rec, sum.Token, en)
+		if got != want {
+			t.Errorf("%s: the recording answers\n%s\nthe upstream\n%s", en, got, want)
+		}
+		if answer(up, upToken(t), p) != want {
+			translated++
+		}
+	}
+	if translated < len(paths)-1 {
+		t.Fatalf("only %d of %d answers differ in English upstream: the test reads too little", translated, len(paths))
+	}
+	// A translated identifier names the record in its language.
+	code := gjson.Get(answer(up, upToken(t), "/api/products/filtering-parameters?language=en"), "filteringParameters.0.code").String()
+	if r := rec.Do(sandboxtest.Call{Path: "/api/products/filtering-parameters/" + code + "?language=en", PrivateToken: sum.Token}); code == "" || r.Status != 200 {
+		t.Fatalf("filtering parameter %q in English: %d %s", code, r.Status, r.Body)
+	}
+
+	plain := t.TempDir()
+	a, _ := anonymize.New([]byte("translations-test-key"))
+	c := &upstream.Client{Base: up.URL, Auth: upstream.Auth{Header: header, Token: upToken(t)}}
+	if _, err := record.Record(context.Background(), record.Options{Client: c, Anon: a, Out: plain, NoTranslations: true}); err != nil {
+		t.Fatal(err)
+	}
+	if tree := readTree(t, plain); strings.Contains(tree, "_translations") {
+		t.Fatal("--no-translations recorded language versions")
+	}
+	if tree := readTree(t, out); !strings.Contains(tree, "_translations") {
+		t.Fatal("the recording holds no language version")
+	}
+}
