@@ -56,7 +56,6 @@ const (
 var NotRecorded = []struct{ What, Why string }{
 	{"credentials.json", "tokens and add-on secrets are never readable; a fresh private token with every right is generated"},
 	{"shipping-requests.json", "a shipping request is only known to the shipping add-on it was sent to"},
-	{"_translations of order statuses and payment methods", "they are read by their own code, in the e-shop's default language only; every other resource's language versions are recorded"},
 	{"_role, _sendEmail, _paymentResults (order statuses)", "the API does not say which status cancels or mails; the sandbox's defaults apply"},
 	{"_online, _addon (payment methods), _branches (shipping methods), _carrier (shipments)", "the gateway add-ons and pickup points are not readable"},
 	{"_priorities (categories), _invoiceCode (proforma invoices)", "written by the sandbox's own API calls"},

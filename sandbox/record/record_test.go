@@ -395,6 +395,8 @@ func TestRecordTranslations(t *testing.T) {
 		"/api/products/variant-parameters",
 		"/api/shipping-methods",
 		"/api/articles/sections",
+		"/api/orders/statuses",
+		"/api/payment-methods",
 	}
 	answer := func(s *sandboxtest.Server, token, path string) string {
 		t.Helper()

@@ -42,10 +42,10 @@ func (rec *recorder) languages() []string {
 
 // translations reads, in each further language of the e-shop, every
 // recorded table whose records hold a text a language version may hold
-// (registry.Resource.LangField), and keeps what the upstream answers
-// differently from the default language as the record's
-// _translations.<language>: the overlay the sandbox applies when a call
-// selects that language.
+// (registry.Resource.LangField), the order statuses and the payment
+// methods, and keeps what the upstream answers differently from the
+// default language as the record's _translations.<language>: the overlay
+// the sandbox applies when a call selects that language.
 func (rec *recorder) translations() error {
 	langs := rec.languages()
 	for _, t := range rec.plan.Tables {
@@ -62,7 +62,79 @@ func (rec *recorder) translations() error {
 			}
 		}
 	}
+	for _, lang := range langs {
+		if err := rec.translateStatuses(lang); err != nil {
+			return err
+		}
+		if err := rec.translatePaymentMethods(lang); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// translateStatuses reads the order statuses in a language: their names
+// differ, the rest is the same document.
+func (rec *recorder) translateStatuses(lang string) error {
+	d := rec.singles["order-statuses"]
+	if d == nil {
+		return nil
+	}
+	v, err := rec.r.data(withQuery("/api/orders/statuses", "language", lang))
+	if err != nil {
+		if rec.skip("order-statuses (language "+lang+")", err) {
+			return nil
+		}
+		return err
+	}
+	setTranslation(d, lang, translation(d, v))
+	return nil
+}
+
+// translatePaymentMethods reads the payment methods in a language; each
+// recorded method is matched by its guid.
+func (rec *recorder) translatePaymentMethods(lang string) error {
+	recs := rec.files[rowPaymentMethods]
+	if len(recs) == 0 {
+		return nil
+	}
+	path := withQuery("/api/payment-methods", "language", lang)
+	d, err := rec.r.data(path)
+	if err != nil {
+		if rec.skip(rowPaymentMethods+" (language "+lang+")", err) {
+			return nil
+		}
+		return err
+	}
+	items, err := itemsOf(d, "paymentMethods", path)
+	if err != nil {
+		return err
+	}
+	byGUID := map[string]map[string]any{}
+	for _, it := range objects(items) {
+		byGUID[str(it["guid"])] = it
+	}
+	for _, r := range recs {
+		if v := byGUID[str(r["guid"])]; v != nil && str(r["guid"]) != "" {
+			setTranslation(r, lang, translation(r, v))
+		}
+	}
+	return nil
+}
+
+// setTranslation keeps a record's language version (nothing when tr,
+// what the language changes, is nil).
+func setTranslation(r map[string]any, lang string, tr any) {
+	m, _ := tr.(map[string]any)
+	if m == nil {
+		return
+	}
+	trs, _ := r["_translations"].(map[string]any)
+	if trs == nil {
+		trs = map[string]any{}
+		r["_translations"] = trs
+	}
+	trs[lang] = m
 }
 
 func hasLangField(t table, recs []map[string]any) bool {
@@ -119,14 +191,7 @@ func (rec *recorder) translate(t table, got *listed, lang string) error {
 			}
 			version = fillFrom(version, item)
 		}
-		if tr, _ := translation(r, version).(map[string]any); tr != nil {
-			trs, _ := r["_translations"].(map[string]any)
-			if trs == nil {
-				trs = map[string]any{}
-				r["_translations"] = trs
-			}
-			trs[lang] = tr
-		}
+		setTranslation(r, lang, translation(r, version))
 		return nil
 	})
 }
