@@ -209,15 +209,21 @@ func printBanner(w io.Writer, a *app.App) {
 		creds, err = eshop.ListCredentials(tx)
 		return err
 	})
+	first := "" // the first private token, for a line to copy
 	for _, e := range creds {
 		fmt.Fprintf(w, "  e-shop %d %q: %s\n", e.ID, e.Name, a.Site.EshopURL(e.ID))
 		for _, t := range e.Callable() {
 			if t.Kind == auth.KindPrivate {
 				fmt.Fprintf(w, "    %s: %s   (%s)\n", h.PrivateToken, t.Token, t.Name)
+				if first == "" {
+					first = t.Token
+				}
 			} else {
 				fmt.Fprintf(w, "    %s: %s   (add-on %s)\n", h.AccessToken, t.Token, t.Addon)
 			}
 		}
 	}
-	fmt.Fprintf(w, "try: curl -H 'Content-Type: application/json' -H '%s: <token>' %s/api/eshop\n", h.PrivateToken, a.BaseURL())
+	if first != "" {
+		fmt.Fprintf(w, "try: curl -H 'Content-Type: application/json' -H '%s: %s' %s/api/eshop\n", h.PrivateToken, first, a.BaseURL())
+	}
 }
