@@ -67,6 +67,28 @@ func (fs findings) calls(all []*bus.Call) []*bus.Call {
 	return out
 }
 
+// retriesIn are a round's retried-unchanged findings that are resends of
+// the round's own refused request: a call of its method and path that the
+// add-on sent once it had the refusal. Another round's request sent again,
+// or the round's refused call itself flagged against an earlier round's
+// refusal of the same read (the same GET made for a new event, which the
+// fault happened to meet), is not this round's retry.
+func retriesIn(fs findings, r round) findings {
+	byID := make(map[string]*bus.Call, len(r.calls))
+	for _, c := range r.calls {
+		byID[c.ID] = c
+	}
+	var out findings
+	for _, f := range fs.in(scenario.RuleRetriedUnchanged, r.calls) {
+		c := byID[f.RequestID]
+		if c == nil || c == r.faulted || c.Method != r.faulted.Method || c.Path != r.faulted.Path || !scenario.SentAfterAnswer(c, r.faulted) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
 func (s *suite) lines(cs []*bus.Call) []string {
 	out := make([]string, 0, len(cs))
 	for _, c := range cs {
@@ -340,15 +362,7 @@ func (s *suite) judgeNoRetry(fs findings) {
 		}
 		exercised = true
 		ev = append(ev, describeCall(r.faulted, s.headers.AccessToken))
-		// Only a resend of this round's refused request counts here: the
-		// same read made again for a later event, or a resend of another
-		// round's request, is not this round's retry.
-		var found findings
-		for _, f := range fs.in(scenario.RuleRetriedUnchanged, r.calls) {
-			if f.Method == r.faulted.Method && f.Path == r.faulted.Path {
-				found = append(found, f)
-			}
-		}
+		found := retriesIn(fs, r)
 		ev = append(ev, s.lines(found.calls(r.calls))...)
 		bad = append(bad, found...)
 	}

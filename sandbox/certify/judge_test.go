@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/eshop-sandbox/sandbox/sandbox/bus"
+	"github.com/eshop-sandbox/sandbox/sandbox/scenario"
 )
 
 // TestMaxOpen: calls overlap when one starts before another's answer
@@ -50,4 +51,50 @@ func ids(cs []*bus.Call) []string {
 		out[i] = c.ID
 	}
 	return out
+}
+
+// TestRetriesIn: a 400/422 round counts as retries only resends of its
+// own refused request sent after the refusal; the refused call itself,
+// flagged because an earlier round refused the same read, is not one.
+func TestRetriesIn(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	call := func(id, path string, start int) *bus.Call {
+		return &bus.Call{ID: id, Method: http.MethodGet, Path: path, RemoteAddr: "127.0.0.1:5000",
+			Received: t0.Add(time.Duration(start) * time.Millisecond), Duration: time.Millisecond}
+	}
+	refused := call("refused", "/api/orders/statuses", 0)
+	parallel := &bus.Call{ID: "parallel", Method: http.MethodGet, Path: "/api/orders/statuses", RemoteAddr: "127.0.0.1:5001", Received: t0}
+	resent := call("resent", "/api/orders/statuses", 20)
+	other := call("other", "/api/orders/2025000001", 30)
+	r := round{name: "certify-422", calls: []*bus.Call{refused, parallel, resent, other}, faulted: refused}
+	finding := func(id string) scenario.Finding { // as the contract report writes it: on the call it judged
+		for _, c := range r.calls {
+			if c.ID == id {
+				return scenario.Finding{Rule: scenario.RuleRetriedUnchanged, RequestID: id, Method: c.Method, Path: c.Path}
+			}
+		}
+		t.Fatalf("no call %s", id)
+		return scenario.Finding{}
+	}
+	for _, tc := range []struct {
+		name string
+		fs   findings
+		want []string
+	}{
+		{"a resend after the refusal", findings{finding("resent")}, []string{"resent"}},
+		{"the refused call, flagged against an earlier round", findings{finding("refused")}, nil},
+		{"a parallel call on its way", findings{finding("parallel")}, nil},
+		{"another request", findings{finding("other")}, nil},
+		{"another rule", findings{{Rule: scenario.RuleIgnoredRetryAfter, RequestID: "resent"}}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, f := range retriesIn(tc.fs, r) {
+				got = append(got, f.RequestID)
+			}
+			if len(got) != len(tc.want) || len(got) > 0 && got[0] != tc.want[0] {
+				t.Fatalf("retries %v, want %v", got, tc.want)
+			}
+		})
+	}
 }

@@ -172,8 +172,10 @@ func TestOwnAddonPath(t *testing.T) {
 	// 6. sandbox certify judges it against every platform rule it can
 	// exercise: it holds (at most 3 calls at once across its webhook
 	// threads, a 429 holding every call until Retry-After, ...).
-	certPort := freePort(t)
-	out, err = sandbox("certify", "--addon", "py-addon", "--addon-url", "http://127.0.0.1:"+certPort+"/install",
+	// Its sandbox listens on a port of ours too: bound to :0, it could
+	// take the one just handed out for the add-on.
+	certPort, certSandbox := freePort(t), freePort(t)
+	out, err = sandbox("certify", "--listen", "127.0.0.1:"+certSandbox, "--addon", "py-addon", "--addon-url", "http://127.0.0.1:"+certPort+"/install",
 		"--client-id", "py-client", "--client-secret", "py-secret", "--command", python+" "+addonPy, "--trigger", "order:create")
 	if err != nil || !strings.Contains(out, "CERTIFIED: ") || strings.Contains(out, "\nFAIL ") {
 		t.Fatalf("sandbox certify: %v\n%s", err, out)
@@ -192,14 +194,23 @@ func withoutSandboxVars(env []string) []string {
 	return out
 }
 
+// handedOut are the ports freePort gave: never twice.
+var handedOut = map[int]bool{}
+
 func freePort(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	for {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		port := l.Addr().(*net.TCPAddr).Port
+		l.Close()
+		if !handedOut[port] {
+			handedOut[port] = true
+			return strconv.Itoa(port)
+		}
 	}
-	defer l.Close()
-	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
 }
 
 func post(t *testing.T, url, body string) {
