@@ -234,9 +234,11 @@ func newImageNames(c *crud.Ctx, rec map[string]any, list []any, sourceURL, kind 
 	for i := 2; taken[name]; i++ {
 		name = fmt.Sprintf("%d_%s-%d.%s", n, base, i, kind)
 	}
-	slug := products.Slug(strings.Trim(strings.TrimPrefix(fmt.Sprint(rec["url"]), "{eshop_url}"), "/"))
+	url, _ := rec["url"].(string)
+	slug := products.Slug(strings.Trim(strings.TrimPrefix(url, "{eshop_url}"), "/"))
 	if slug == "" {
-		slug = products.Slug(fmt.Sprint(rec["name"]))
+		name, _ := rec["name"].(string)
+		slug = products.Slug(name)
 	}
 	if slug == "" {
 		slug = "image"
