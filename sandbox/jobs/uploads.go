@@ -235,7 +235,10 @@ func newImageNames(c *crud.Ctx, rec map[string]any, list []any, sourceURL, kind 
 		name = fmt.Sprintf("%d_%s-%d.%s", n, base, i, kind)
 	}
 	url, _ := rec["url"].(string)
-	slug := products.Slug(strings.Trim(strings.TrimPrefix(url, "{eshop_url}"), "/"))
+	slug := ""
+	if p := strings.Trim(strings.TrimPrefix(url, "{eshop_url}"), "/"); p != "" {
+		slug = products.Slug(path.Base(p)) // the product's own segment of its address
+	}
 	if slug == "" {
 		name, _ := rec["name"].(string)
 		slug = products.Slug(name)
