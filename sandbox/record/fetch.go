@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -21,6 +22,13 @@ const perPage = 100
 type StatusError struct {
 	Path, Code, Message string
 	Status              int
+}
+
+// gone reports whether the upstream answered 404: the record went away
+// between the list and its detail.
+func gone(err error) bool {
+	var se *StatusError
+	return errors.As(err, &se) && se.Status == 404
 }
 
 func (e *StatusError) Error() string {

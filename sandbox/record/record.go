@@ -251,8 +251,7 @@ func (rec *recorder) table(t table) error {
 		path := withQuery(fill(t.DetailPath, map[string]string{t.Detail.Var: id}), "include", t.Include)
 		d, err := rec.r.data(path)
 		if err != nil {
-			var se *StatusError
-			if errors.As(err, &se) && se.Status == 404 {
+			if gone(err) {
 				return nil // gone since the list was read
 			}
 			return err

@@ -1,7 +1,5 @@
 package record
 
-import "errors"
-
 // The files and metadata the generic tables do not cover: each reads the
 // endpoint the sandbox serves the file through.
 
@@ -194,8 +192,7 @@ func (rec *recorder) carriers() error {
 		path := fill("/api/shipments/carriers/{code}/{type}", map[string]string{"code": str(c["code"]), "type": str(c["type"])})
 		d, err := rec.r.data(path)
 		if err != nil {
-			var se *StatusError
-			if errors.As(err, &se) && se.Status == 404 {
+			if gone(err) {
 				return nil
 			}
 			return err

@@ -1,7 +1,6 @@
 package record
 
 import (
-	"errors"
 	"reflect"
 	"strings"
 )
@@ -180,8 +179,7 @@ func (rec *recorder) translate(t table, got *listed, lang string) error {
 			path := withQuery(fill(t.DetailPath, map[string]string{t.Detail.Var: id}), "include", t.Include, "language", lang)
 			d, err := rec.r.data(path)
 			if err != nil {
-				var se *StatusError
-				if errors.As(err, &se) && se.Status == 404 {
+				if gone(err) {
 					return nil
 				}
 				return err
