@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"fmt"
 	"io/fs"
 	"net/textproto"
 	"strings"
@@ -100,6 +101,27 @@ type Headers struct {
 	// canonicalising the name on every request.
 	AccessTokenKey  string
 	PrivateTokenKey string
+}
+
+// CheckHeaderPrefix says why a brand word cannot stand in header names
+// and the media type: it must be a word of ASCII letters and digits
+// (hyphens inside), as every platform's brand word is.
+func CheckHeaderPrefix(p string) error {
+	if p == "" {
+		return fmt.Errorf("the header word is empty; give a word such as %s", DefaultHeaderPrefix)
+	}
+	for i, r := range p {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+		case r == '-' && i > 0 && i < len(p)-1:
+		default:
+			return fmt.Errorf("header word %q: use letters and digits only (it becomes %q and %q)", p, p+"-Access-Token", "application/vnd."+strings.ToLower(p)+".v1.0")
+		}
+	}
+	if len(p) > 40 {
+		return fmt.Errorf("header word %q: at most 40 characters", p)
+	}
+	return nil
 }
 
 // NewHeaders derives the header names from a brand prefix.

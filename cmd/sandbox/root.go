@@ -60,6 +60,17 @@ func bindEnv(cmd *cobra.Command) error {
 	return err
 }
 
+// flagGiven reports whether the user gave a flag, on the command line or
+// by its SANDBOX_<FLAG> environment variable (bindEnv sets the value but
+// not pflag's Changed mark).
+func flagGiven(cmd *cobra.Command, name string) bool {
+	if cmd.Flags().Changed(name) {
+		return true
+	}
+	_, ok := os.LookupEnv("SANDBOX_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_")))
+	return ok
+}
+
 func envHelp(flag string) string {
 	return " (env SANDBOX_" + strings.ToUpper(strings.ReplaceAll(flag, "-", "_")) + ")"
 }

@@ -137,15 +137,16 @@ func newScenarioShowCmd() *cobra.Command {
 
 // loadScenario reads and checks a scenario file for sandbox up; a broken
 // file stops the start with every problem and its position.
-func loadScenario(path string) ([]byte, error) {
+func loadScenario(path string) (*scenario.Scenario, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := scenario.Parse(path, raw); err != nil {
+	sc, err := scenario.Parse(path, raw)
+	if err != nil {
 		return nil, fmt.Errorf("is not a valid scenario:\n%v", err)
 	}
-	return raw, nil
+	return sc, nil
 }
 
 // printScenario tells the developer which faults a --scenario file

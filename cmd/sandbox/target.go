@@ -9,7 +9,7 @@ import (
 )
 
 // urlFlagHelp documents --url the same way on every client command.
-const urlFlagHelp = "the sandbox to talk to, http://host:port (env SANDBOX_URL); by default the one `sandbox up` recorded, else http://127.0.0.1:8080"
+const urlFlagHelp = "the sandbox to talk to, http://host:port (env SANDBOX_URL); by default the one that 'sandbox up' recorded, else http://127.0.0.1:8080"
 
 // addURLFlag gives a client command its --url flag. Clients never take
 // --addr: that is where `sandbox up` listens.

@@ -26,6 +26,7 @@ func newTestCmd() *cobra.Command {
 		chaos chaosFlags // --chaos, --seed (chaos.go)
 		// --payment-status-within
 		paymentWithin time.Duration
+		prefix        string // --header-prefix
 	)
 	cmd := &cobra.Command{
 		Use:   "test FILE|DIR...",
@@ -37,9 +38,17 @@ scenario's command and stopped afterwards. For every step the report says pass
 or fail, and for a failure what was expected, what happened instead and the
 relevant traffic. A folder runs every *.yaml and *.yml in it, in name order.
 
+An add-on built on the platform's official client library sends headers in
+its platform's word (<word>-Access-Token, application/vnd.<word>.v1.0):
+give that word once, with --header-prefix (or SANDBOX_HEADER_PREFIX) for the
+whole run, or in a file's sandbox section (sandbox: {headerPrefix: WORD}),
+which also holds the run's fixtures and limits. The flag wins over the file.
+
 The runner sets ${SANDBOX_URL}, ${SANDBOX_BIN} (this program: the example
 scenarios start the built-in example add-on as ${SANDBOX_BIN} example-addon),
-${ADDON_PORT}, ${ADDON_URL}, ${ESHOP_URL} and ${SCENARIO_DIR}; any other
+${SANDBOX_HEADER_PREFIX}, ${ADDON_PORT}, ${ADDON_URL}, ${ESHOP_URL} and
+${SCENARIO_DIR}, and gives them to the add-on's command in its environment
+too; any other
 ${NAME} comes from --var NAME=VALUE or the environment, and a scenario that
 needs one nobody set fails before it starts, naming it.
 
@@ -50,7 +59,8 @@ an add-on passes every time (a race that fails one run in ten shows up).`,
 		Example: `  sandbox test scenarios/
   sandbox test my-addon.yaml --junit report.xml
   sandbox test --var ADDON_BIN=./bin/my-addon my-addon.yaml
-  sandbox test --count 20 my-addon.yaml`,
+  sandbox test --count 20 my-addon.yaml
+  sandbox test --header-prefix Acme my-addon.yaml   # an add-on whose client library says Acme-Access-Token`,
 		Args:              needArgs(1, "a scenario file or folder"),
 		ValidArgsFunction: completeScenarioFiles,
 		PreRunE: func(cmd *cobra.Command, _ []string) error {
@@ -71,7 +81,12 @@ an add-on passes every time (a race that fails one run in ten shows up).`,
 			if paymentWithin <= 0 {
 				return usageError(cmd, "--payment-status-within %v: give a time above 0", paymentWithin)
 			}
-			opts := runner.Options{Vars: given, Version: buildVersion(), PaymentStatusWithin: paymentWithin}
+			if prefix != "" {
+				if err := sandbox.CheckHeaderPrefix(prefix); err != nil {
+					return usageError(cmd, "--header-prefix: %v", err)
+				}
+			}
+			opts := runner.Options{Vars: given, Version: buildVersion(), PaymentStatusWithin: paymentWithin, HeaderPrefix: prefix}
 			if opts.ChaosRate, opts.ChaosSeed, err = chaos.parse(); err != nil {
 				return usageError(cmd, "%v", err)
 			}
@@ -127,6 +142,7 @@ an add-on passes every time (a race that fails one run in ten shows up).`,
 	f.StringArrayVar(&vars, "var", nil, "NAME=VALUE for ${NAME} in the scenarios' add-on command, url, dir and env (repeatable)")
 	f.BoolVar(&logs, "sandbox-log", false, "show the sandboxes' warnings and errors on stderr")
 	chaos.add(f)
+	f.StringVar(&prefix, "header-prefix", "", "brand word in header names and media types of every scenario's sandbox, for an add-on built on a client library that hard-codes its platform's word; default: the file's sandbox.headerPrefix, else "+sandbox.DefaultHeaderPrefix+envHelp("header-prefix"))
 	f.IntVar(&count, "count", 1, "run each scenario this many times, each on a fresh sandbox"+envHelp("count"))
 	f.DurationVar(&paymentWithin, "payment-status-within", sandbox.DefaultPaymentStatusWithin, "contract report: how long (sandbox clock) an add-on has between the payment result and the matching order status call"+envHelp("payment-status-within"))
 	return cmd

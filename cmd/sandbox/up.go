@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"syscall"
 	"time"
@@ -103,11 +104,32 @@ file is closed).`,
 				return usageError(cmd, "%v", err)
 			}
 			if scenarioFile != "" { // scenario.go
-				raw, err := loadScenario(scenarioFile)
+				sc, err := loadScenario(scenarioFile)
 				if err != nil {
 					return fail(cmd, "--scenario %v", err)
 				}
-				cfg.Scenario, cfg.ScenarioName = raw, scenarioFile
+				cfg.Scenario, cfg.ScenarioName = sc.Source, scenarioFile
+				// The file's sandbox section shapes this sandbox as it
+				// would the scenario's under sandbox test; a flag (or its
+				// environment variable) given outright wins.
+				sb := sc.Sandbox
+				if sb.HeaderPrefix != "" && !flagGiven(cmd, "header-prefix") {
+					cfg.HeaderPrefix = sb.HeaderPrefix
+				}
+				if !flagGiven(cmd, "limits") {
+					lim := sb.Limits.Apply(*cfg.Limits)
+					cfg.Limits = &lim
+				}
+				if sb.Fixtures != "" && sb.Fixtures != "embedded" && !flagGiven(cmd, "fixtures") {
+					dir := filepath.Join(filepath.Dir(scenarioFile), sb.Fixtures)
+					if filepath.IsAbs(sb.Fixtures) {
+						dir = sb.Fixtures
+					}
+					if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+						return fail(cmd, "--scenario %s: sandbox.fixtures %s: not a folder", scenarioFile, dir)
+					}
+					cfg.Fixtures, cfg.FixturesName = os.DirFS(dir), dir
+				}
 			}
 			a, err := app.Open(cfg, log)
 			if err != nil {

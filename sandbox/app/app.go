@@ -71,6 +71,9 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 	if cfg.HeaderPrefix == "" {
 		cfg.HeaderPrefix = sandbox.DefaultHeaderPrefix
 	}
+	if err := sandbox.CheckHeaderPrefix(cfg.HeaderPrefix); err != nil {
+		return nil, fmt.Errorf("--header-prefix: %w", err)
+	}
 	embedded := cfg.Fixtures == nil
 	if embedded {
 		cfg.Fixtures, cfg.FixturesName = fixtures.FS, "fixtures"

@@ -106,10 +106,10 @@ func (sc *Scenario) CheckAddons() Problems {
 // fixturesFS is the fixture set the scenario's sandbox is seeded from,
 // and how to name it (nil when the folder cannot be read).
 func (sc *Scenario) fixturesFS() (fs.FS, string) {
-	if sc.Fixtures == "" || sc.Fixtures == "embedded" {
+	if sc.Sandbox == nil || sc.Sandbox.Fixtures == "" || sc.Sandbox.Fixtures == "embedded" {
 		return fixtures.FS, "embedded"
 	}
-	dir := sc.Fixtures
+	dir := sc.Sandbox.Fixtures
 	if !filepath.IsAbs(dir) && sc.File != "" {
 		dir = filepath.Join(filepath.Dir(sc.File), dir)
 	}

@@ -28,6 +28,7 @@ func (sc *Scenario) check(loc *locator) Problems {
 		}
 		sc.Clock.start = t
 	}
+	sc.checkSandboxSection(at)
 	names := map[string]int{}
 	for i := range sc.Faults {
 		f := &sc.Faults[i]
@@ -58,6 +59,34 @@ func (sc *Scenario) check(loc *locator) Problems {
 // checkAddonSection applies the addon section's rules: a URL given both
 // outright and as a path, credentials by halves, and registration keys
 // without the e-shop to register the add-on in.
+// checkSandboxSection moves the top-level fixtures and limits (the older
+// spelling) into the sandbox section, refusing a file that gives one in
+// both places, and checks the header word.
+func (sc *Scenario) checkSandboxSection(at func(string, string, ...any)) {
+	if sc.Sandbox == nil {
+		sc.Sandbox = &SandboxSpec{}
+	}
+	sb := sc.Sandbox
+	if sc.Fixtures != "" {
+		if sb.Fixtures != "" {
+			at("/fixtures", "sandbox.fixtures names the fixtures already; keep one of the two (sandbox.fixtures is the current spelling)")
+		}
+		sb.Fixtures = sc.Fixtures
+	}
+	if sc.Limits != nil {
+		if sb.Limits != nil {
+			at("/limits", "sandbox.limits sets the limits already; keep one of the two (sandbox.limits is the current spelling)")
+		}
+		sb.Limits = sc.Limits
+	}
+	sc.Fixtures, sc.Limits = "", nil
+	if sb.HeaderPrefix != "" {
+		if err := sandbox.CheckHeaderPrefix(sb.HeaderPrefix); err != nil {
+			at("/sandbox/headerPrefix", "%v", err)
+		}
+	}
+}
+
 func (sc *Scenario) checkAddonSection(at func(string, string, ...any)) {
 	a := sc.Addon
 	if a == nil {

@@ -28,11 +28,14 @@ type Scenario struct {
 	Seed uint64 `yaml:"seed"`
 	// Clock sets where the sandbox's clock starts and whether it runs.
 	Clock *ClockSpec `yaml:"clock"`
-	// Fixtures is "embedded" (the default set) or a folder, relative to
-	// the scenario file.
-	Fixtures string `yaml:"fixtures"`
-	// Limits overrides the spec's limits for this scenario.
-	Limits *LimitsSpec `yaml:"limits"`
+	// Sandbox shapes the run's sandbox: the header word, the fixtures and
+	// the limits. After Parse it is never nil and holds the top-level
+	// fixtures and limits too (the older spelling, still read).
+	Sandbox *SandboxSpec `yaml:"sandbox"`
+	// Fixtures and Limits are the older, top-level spelling of
+	// sandbox.fixtures and sandbox.limits; Parse moves them into Sandbox.
+	Fixtures string      `yaml:"fixtures"`
+	Limits   *LimitsSpec `yaml:"limits"`
 	// Addon is the add-on under test.
 	Addon  *Addon  `yaml:"addon"`
 	Faults []Fault `yaml:"faults"`
@@ -40,6 +43,21 @@ type Scenario struct {
 
 	vars   []VarUse   // every ${NAME} the runner expands (Vars)
 	addons []addonUse // every add-on the scenario names (CheckAddons)
+}
+
+// SandboxSpec is what shapes the sandbox a scenario runs on, so a CI job
+// writes it once in the file instead of on every command line.
+type SandboxSpec struct {
+	// HeaderPrefix is the brand word in header names and the media type
+	// (<word>-Access-Token, application/vnd.<word>.v1.0), for an add-on
+	// built on a client library that hard-codes its platform's word. ""
+	// keeps the default (Service); `sandbox test --header-prefix` wins.
+	HeaderPrefix string `yaml:"headerPrefix"`
+	// Fixtures is "embedded" (the default set) or a folder, relative to
+	// the scenario file.
+	Fixtures string `yaml:"fixtures"`
+	// Limits overrides the spec's limits for this scenario.
+	Limits *LimitsSpec `yaml:"limits"`
 }
 
 // ClockSpec controls the sandbox clock of a run. Without it the clock

@@ -20,6 +20,10 @@ const (
 	VarAddonURL    = "ADDON_URL"    // addon.url expanded (only when addon.url is given)
 	VarEshopURL    = "ESHOP_URL"    // the address of addon.eshop (only when addon.eshop is given)
 	VarScenarioDir = "SCENARIO_DIR" // the scenario file's folder, absolute
+	// VarHeaderPrefix is the brand word the run's sandbox speaks
+	// (sandbox.headerPrefix, or sandbox test --header-prefix; Service by
+	// default), so an add-on that can be told its word reads it here.
+	VarHeaderPrefix = "SANDBOX_HEADER_PREFIX"
 )
 
 // What the add-on under test needs to know, as `sandbox addon add
@@ -39,7 +43,7 @@ var AddonVars = []string{VarAddonEshop, VarAddonEshopURL, VarAddonOAuthURL, VarA
 
 // RunnerVars lists the variables the runner fills, in the order messages
 // name them.
-var RunnerVars = append([]string{VarSandboxURL, VarSandboxBin, VarAddonPort, VarAddonURL, VarEshopURL, VarScenarioDir}, AddonVars...)
+var RunnerVars = append([]string{VarSandboxURL, VarSandboxBin, VarHeaderPrefix, VarAddonPort, VarAddonURL, VarEshopURL, VarScenarioDir}, AddonVars...)
 
 // VarPattern matches ${NAME}: braces required, so a lone $ stays as written.
 var VarPattern = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)

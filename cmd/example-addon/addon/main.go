@@ -3,7 +3,6 @@ package addon
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/spf13/cobra"
 )
 
 // DefaultListen matches the install URL of the sandbox's default fixtures.
@@ -30,27 +31,42 @@ const DefaultSandbox = "http://127.0.0.1:8080"
 type Locator func(ctx context.Context) (string, error)
 
 // Main runs the add-on as a program and returns its exit code; the
-// example-addon command, `sandbox example-addon` and the CLI's script
-// tests call it.
+// example-addon program and the CLI's script tests call it.
 func Main(locate Locator) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := Run(ctx, os.Args[1:], os.Stdout, os.Stderr, locate); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
+	if err := Run(context.Background(), os.Args[1:], os.Stdout, os.Stderr, locate); err != nil {
 		fmt.Fprintln(os.Stderr, "example-addon:", err)
 		return 1
 	}
 	return 0
 }
 
-// Run parses the flags, serves the add-on until ctx ends, and optionally
-// registers it with the sandbox and asks for an install. The sandbox is
-// --sandbox, else $SANDBOX_URL, else what locate finds.
+// Run runs the add-on's command line with args (its flags; --help prints
+// them) until ctx ends or the process is interrupted.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer, locate Locator) error {
-	fs := flag.NewFlagSet("example-addon", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	cmd := Command(locate)
+	cmd.SetArgs(args)
+	cmd.SetOut(stdout)
+	cmd.SetErr(stderr)
+	return cmd.ExecuteContext(ctx)
+}
+
+// Long is what the add-on's help says it does, shared by the example-addon
+// program and `sandbox example-addon`.
+const Long = `Run the example add-on: a small but real add-on that performs the install
+handshake, keeps its OAuth token, refreshes API tokens on expired-token,
+verifies signed webhooks, backs off on 423 and 429, and serves as a test
+payment gateway (it stores the payment result and sets the order status,
+both calls of the payment flow's step 6). Its code is package
+cmd/example-addon/addon, meant to be read.
+
+It finds the sandbox like every client: --sandbox, else SANDBOX_URL, else
+the sandbox that 'sandbox up' recorded, else ` + DefaultSandbox + `.`
+
+// Command is the add-on's command line, a cobra command like the
+// sandbox's own: the example-addon program runs it, and the sandbox
+// program adds it as 'sandbox example-addon'. It serves until the
+// command's context ends, Ctrl-C or SIGTERM.
+func Command(locate Locator) *cobra.Command {
 	var (
 		cfg                Config
 		listen, events     string
@@ -59,16 +75,27 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, locate Lo
 		sandboxURL, eshopV string
 		resultStatuses     string
 	)
+	cmd := &cobra.Command{
+		Use:   "example-addon",
+		Short: "Run the example add-on (the same code as cmd/example-addon)",
+		Long:  Long,
+		Example: `  sandbox example-addon --install 1001          # listen on 127.0.0.1:9090 and install into e-shop 1001
+  sandbox example-addon --listen 127.0.0.1:0 --install 1001`,
+		Args:          cobra.NoArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	fs := cmd.Flags()
 	fs.StringVar(&listen, "listen", DefaultListen, "address to listen on")
 	fs.StringVar(&cfg.PublicURL, "public-url", "", "URL the e-shop reaches this add-on at (default http://<listen>)")
-	fs.StringVar(&sandboxURL, "sandbox", "", "the API's base URL {base_url} (the sandbox); default $SANDBOX_URL, else the sandbox `sandbox up` recorded, else "+DefaultSandbox)
+	fs.StringVar(&sandboxURL, "sandbox", "", "the API's base URL {base_url} (the sandbox); default $SANDBOX_URL, else the sandbox that 'sandbox up' recorded, else "+DefaultSandbox)
 	fs.StringVar(&cfg.OAuthURL, "oauth-url", "", "OAuth server address (default <sandbox>/eshops/<oauth-eshop>/action/ApiOAuthServer/token)")
 	fs.StringVar(&eshopV, "oauth-eshop", "1001", "e-shop whose address serves as the OAuth server when --oauth-url is not given")
 	fs.StringVar(&cfg.Name, "name", "example-addon", "the add-on's name in the sandbox")
-	fs.StringVar(&cfg.ClientID, "client-id", os.Getenv("EXAMPLE_ADDON_CLIENT_ID"), "OAuth client id (default: from the sandbox's control plane)")
-	fs.StringVar(&cfg.ClientSecret, "client-secret", os.Getenv("EXAMPLE_ADDON_CLIENT_SECRET"), "OAuth client secret (default: from the sandbox's control plane)")
+	fs.StringVar(&cfg.ClientID, "client-id", os.Getenv("EXAMPLE_ADDON_CLIENT_ID"), "OAuth client id (default: $EXAMPLE_ADDON_CLIENT_ID, else from the sandbox's control plane)")
+	fs.StringVar(&cfg.ClientSecret, "client-secret", os.Getenv("EXAMPLE_ADDON_CLIENT_SECRET"), "OAuth client secret (default: $EXAMPLE_ADDON_CLIENT_SECRET, else from the sandbox's control plane)")
 	fs.StringVar(&cfg.RedirectURI, "redirect-uri", "", "redirect URI registered with the add-on (default: the install URL)")
-	fs.StringVar(&cfg.HeaderPrefix, "header-prefix", "Service", "brand word of the header names")
+	fs.StringVar(&cfg.HeaderPrefix, "header-prefix", headerPrefixDefault(), "brand word of the header names (env SANDBOX_HEADER_PREFIX, which sandbox test and certify set for the add-on)")
 	fs.StringVar(&cfg.StateFile, "state", "", "file keeping OAuth tokens and signature keys between runs (mode 0600)")
 	fs.StringVar(&events, "events", "order:create,order:update", "webhook events to register after installation (comma-separated; customer:import adds the customer snapshot of jobs.go)")
 	fs.StringVar(&cfg.PaymentResult, "payment-result", ResultPaid, "what the test gateway reports for every payment: paid, failed, canceled or pending")
@@ -76,12 +103,37 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, locate Lo
 	fs.BoolVar(&register, "register", false, "sandbox only: set this process's install, redirect and webhook URLs and payment gateway address on the add-on in the sandbox")
 	fs.IntVar(&install, "install", 0, "sandbox only: once listening, register (as --register) and ask the sandbox to install the add-on into this e-shop, then print the report")
 	fs.BoolVar(&quiet, "quiet", false, "log warnings and errors only")
-	if err := fs.Parse(args); err != nil {
-		return err
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return serve(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), locate, serveOptions{cfg: cfg, listen: listen, events: events,
+			install: install, register: register, quiet: quiet, sandboxURL: sandboxURL, oauthEshop: eshopV, resultStatuses: resultStatuses})
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	return cmd
+}
+
+// headerPrefixDefault is $SANDBOX_HEADER_PREFIX, else Service.
+func headerPrefixDefault() string {
+	if v := os.Getenv("SANDBOX_HEADER_PREFIX"); v != "" {
+		return v
 	}
+	return "Service"
+}
+
+// serveOptions are the command line's values.
+type serveOptions struct {
+	cfg                                    Config
+	listen, events, sandboxURL, oauthEshop string
+	resultStatuses                         string
+	install                                int
+	register, quiet                        bool
+}
+
+// serve runs the add-on until ctx ends, and optionally registers it with
+// the sandbox and asks for an install.
+func serve(ctx context.Context, stdout, stderr io.Writer, locate Locator, o serveOptions) error {
+	cfg, listen, events, install, register, quiet := o.cfg, o.listen, o.events, o.install, o.register, o.quiet
+	sandboxURL, eshopV, resultStatuses := o.sandboxURL, o.oauthEshop, o.resultStatuses
 	switch cfg.PaymentResult {
 	case ResultPaid, ResultFailed, ResultCanceled, ResultPending:
 	default:

@@ -52,6 +52,10 @@ type Options struct {
 	// PaymentStatusWithin is the contract report's time between a payment
 	// result and its status call (0: sandbox.DefaultPaymentStatusWithin).
 	PaymentStatusWithin time.Duration
+	// HeaderPrefix is the brand word of every scenario's sandbox (header
+	// names, media type); it wins over a file's sandbox.headerPrefix. ""
+	// leaves it to the file, else Service.
+	HeaderPrefix string
 }
 
 // DefaultStart is where a frozen clock starts when the scenario names no
@@ -255,7 +259,15 @@ func (r *run) config() (sandbox.Config, error) {
 		cfg.Seed = 1
 	}
 	cfg.ChaosRate, cfg.ChaosSeed = r.opts.ChaosRate, r.opts.ChaosSeed
-	lim := sc.Limits.Apply(sandbox.DefaultLimits())
+	sb := sc.Sandbox
+	if sb == nil { // a Scenario built in code rather than parsed
+		sb = &scenario.SandboxSpec{}
+	}
+	cfg.HeaderPrefix = sb.HeaderPrefix
+	if r.opts.HeaderPrefix != "" { // --header-prefix or SANDBOX_HEADER_PREFIX wins over the file
+		cfg.HeaderPrefix = r.opts.HeaderPrefix
+	}
+	lim := sb.Limits.Apply(sandbox.DefaultLimits())
 	cfg.Limits = &lim
 	switch {
 	case sc.Clock != nil && sc.Clock.Frozen:
@@ -270,8 +282,8 @@ func (r *run) config() (sandbox.Config, error) {
 			cfg.Clock.Set(t)
 		}
 	}
-	if sc.Fixtures != "" && sc.Fixtures != "embedded" {
-		dir := r.rel(sc.Fixtures)
+	if sb.Fixtures != "" && sb.Fixtures != "embedded" {
+		dir := r.rel(sb.Fixtures)
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			return cfg, fmt.Errorf("fixtures %s: not a folder", dir)
 		}
@@ -300,7 +312,8 @@ func (r *run) setVars() error {
 		}
 		program = exe
 	}
-	r.vars = map[string]string{scenario.VarSandboxURL: r.app.BaseURL(), scenario.VarSandboxBin: program}
+	r.vars = map[string]string{scenario.VarSandboxURL: r.app.BaseURL(), scenario.VarSandboxBin: program,
+		scenario.VarHeaderPrefix: r.app.Config.HeaderPrefix}
 	for k, v := range r.opts.Vars {
 		r.vars[k] = v
 	}

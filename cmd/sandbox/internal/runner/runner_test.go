@@ -400,15 +400,98 @@ steps:
 		env[k] = v
 	}
 	base := env["SANDBOX_URL"]
+	if env["ADDON_PORT"] == "" {
+		t.Fatal("the add-on's environment has no ADDON_PORT")
+	}
 	if !strings.HasPrefix(base, "http://127.0.0.1:") {
 		t.Fatalf("SANDBOX_URL %q", base)
 	}
 	for k, want := range map[string]string{
 		"SANDBOX_ESHOP": "1002", "SANDBOX_ESHOP_URL": base + "/eshops/1002", "SANDBOX_OAUTH_URL": base + "/eshops/1002/action/ApiOAuthServer/token",
 		"SANDBOX_CLIENT_ID": "env-client", "SANDBOX_CLIENT_SECRET": "env-secret", "SANDBOX_ADDON": "env-addon",
+		"SANDBOX_HEADER_PREFIX": "Service", "ADDON_URL": "http://127.0.0.1:" + env["ADDON_PORT"],
 	} {
 		if env[k] != want {
 			t.Errorf("%s=%q, want %q", k, env[k], want)
 		}
+	}
+}
+
+// TestHeaderPrefix runs an add-on that hard-codes another platform word in
+// its header names and media type (as the official client libraries do):
+// it passes when the run's sandbox speaks that word, set in the file's
+// sandbox section or by the runner's option (which wins), and fails with
+// the default word.
+func TestHeaderPrefix(t *testing.T) {
+	scenarioWith := func(section string) string {
+		return `name: an add-on that says Acme
+` + section + `addon:
+  name: acme-addon
+  eshop: 1001
+  url: http://127.0.0.1:${ADDON_PORT}
+  endpoints: all
+  clientId: acme-client
+  clientSecret: acme-secret
+  ready: /healthz
+  command: ["${SANDBOX_BIN}", "--header-prefix", "Acme", "--name", "acme-addon", "--listen", "127.0.0.1:${ADDON_PORT}", "--sandbox", "${SANDBOX_URL}",
+            "--oauth-url", "${SANDBOX_OAUTH_URL}", "--client-id", "${SANDBOX_CLIENT_ID}", "--client-secret", "${SANDBOX_CLIENT_SECRET}", "--events", "order:create"]
+  env: {RUNNER_TEST_ADDON: example}
+steps:
+  - install: {}
+  - emit: {event: "order:create", instance: "2025000001"}
+  - expectRequest: {match: {operation: GetOrderDetail, addon: acme-addon}, status: 200, within: 5s}
+  - name: the scenario's own calls speak the run's word too
+    call: {eshop: 1001, path: /api/eshop, expect: {status: 200}}
+`
+	}
+	for _, c := range []struct {
+		name, section, option string
+		pass                  bool
+	}{
+		{"the file's sandbox section", "sandbox:\n  headerPrefix: Acme\n", "", true},
+		{"the runner's option", "", "Acme", true},
+		{"the option wins over the file", "sandbox:\n  headerPrefix: Other\n", "Acme", true},
+		{"the default word", "", "", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, out := runYAML(t, scenarioWith(c.section), Options{DefaultWithin: 5 * time.Second, HeaderPrefix: c.option})
+			if res.Passed != c.pass {
+				t.Fatalf("passed %v, want %v:\n%s", res.Passed, c.pass, out)
+			}
+			if !c.pass && !strings.Contains(out, "FAIL  2") && !strings.Contains(out, "FAIL  1") && !strings.Contains(out, "FAIL  3") {
+				t.Fatalf("no failing step in:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestSandboxSection: the sandbox section holds the run's fixtures and
+// limits as the older top-level keys do, and a file may not give both.
+func TestSandboxSection(t *testing.T) {
+	res, out := runYAML(t, `name: limits in the sandbox section
+sandbox:
+  limits: {bucketCapacity: 1, bucketLeak: 1h}
+steps:
+  - call: {eshop: 1001, path: /api/eshop, expect: {status: 200}}
+  - call: {eshop: 1001, path: /api/eshop, expect: {status: 429}}
+`, Options{})
+	if !res.Passed {
+		t.Fatalf("the sandbox section's limits did not apply:\n%s", out)
+	}
+	_, err := scenario.Parse("both.yaml", []byte(`name: both
+limits: {perToken: 1}
+sandbox:
+  limits: {perToken: 2}
+steps: [{wait: 1ms}]
+`))
+	if err == nil || !strings.Contains(err.Error(), "sandbox.limits sets the limits already") {
+		t.Fatalf("a file giving the limits twice: %v", err)
+	}
+	_, err = scenario.Parse("bad.yaml", []byte(`name: bad word
+sandbox: {headerPrefix: "two words"}
+steps: [{wait: 1ms}]
+`))
+	if err == nil || !strings.Contains(err.Error(), "headerPrefix") {
+		t.Fatalf("a header word with a space: %v", err)
 	}
 }
