@@ -358,6 +358,8 @@ revoked; no system event is sent (POST .../uninstall first for addon:uninstall).
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "removed add-on %s from e-shop %d (%d API token(s), %d OAuth token(s) revoked)\n",
 					name, id, res.Revoked.APITokens, res.Revoked.OAuthTokens)
+				fmt.Fprintf(cmd.OutOrStdout(), "  its webhooks deleted: %d; deliveries to them still waiting, canceled: %d\n",
+					res.Webhooks.Webhooks, res.Webhooks.Deliveries)
 			}
 			return nil
 		},

@@ -225,11 +225,17 @@ func newFaultListCmd() *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "list",
-		Short: "List the faults in force and how often each matched and acted",
+		Short: "List the faults in force, the calls each matched and the calls it faulted",
 		Long: `List the faults of the running sandbox (GET /_sandbox/faults): those of the
-scenario it serves and those added while serving, with how many calls met
-their conditions (MATCHED) and how many they acted on (ACTED). --builtin adds
-the built-in faults a call can name in the <prefix>-Sandbox-Fault header.`,
+scenario it serves and those added while serving, with two counts:
+
+  CALLS MATCHED  calls that met the fault's conditions (JSON: matched)
+  CALLS FAULTED  of those, the calls the fault changed (JSON: hits); a fault
+                 with --times N faults at most N, so an add-on's retry after
+                 a --times 1 fault is matched but served as usual (2 and 1)
+
+--builtin adds the built-in faults a call can name in the <prefix>-Sandbox-Fault
+header.`,
 		Example: `  sandbox fault list
   sandbox fault list --builtin --output json`,
 		Args: cobra.NoArgs,
@@ -261,7 +267,7 @@ the built-in faults a call can name in the <prefix>-Sandbox-Fault header.`,
 				return nil
 			}
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tNAME\tSOURCE\tKIND\tTRIGGER\tMATCHED\tACTED")
+			fmt.Fprintln(tw, "ID\tNAME\tSOURCE\tKIND\tTRIGGER\tCALLS MATCHED\tCALLS FAULTED")
 			for _, v := range shown {
 				id := v.ID
 				if id == "" {
@@ -269,7 +275,11 @@ the built-in faults a call can name in the <prefix>-Sandbox-Fault header.`,
 				}
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\n", id, v.Name, v.Source, v.Kind, v.Trigger, v.Matched, v.Hits)
 			}
-			return tw.Flush()
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), "CALLS MATCHED met the fault's conditions; CALLS FAULTED were changed by it (at most --times: the others were served as usual)")
+			return nil
 		},
 	}
 	addURLFlag(cmd, &url)

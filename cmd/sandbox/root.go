@@ -33,7 +33,7 @@ expectations and run as CI tests; a terminal UI shows the traffic live.`,
 	}
 	root.AddCommand(newUpCmd(), newVersionCmd())
 	root.AddCommand(newTUICmd(), newTrafficCmd())
-	root.AddCommand(newInstallCmd(), newExampleAddonCmd())
+	root.AddCommand(newInstallCmd(), newEmitCmd(), newExampleAddonCmd())
 	root.AddCommand(newAddonCmd(), newFaultCmd())
 	root.AddCommand(newTestCmd(), newScenarioCmd(), newCertifyCmd())
 	root.AddCommand(newRoutesCmd(), newFixturesCmd())

@@ -16,6 +16,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/oauth"
 	"github.com/eshop-sandbox/sandbox/sandbox/store"
+	"github.com/eshop-sandbox/sandbox/sandbox/webhooks"
 )
 
 // View is an add-on as the control plane shows it: its configuration and
@@ -418,13 +419,17 @@ type Removed struct {
 	EshopID int           `json:"eshopId"`
 	Name    string        `json:"name"`
 	Revoked oauth.Revoked `json:"revoked"`
+	// Webhooks are the webhooks the add-on had registered, deleted, and
+	// the deliveries to them that were still waiting, canceled.
+	Webhooks webhooks.Forgotten `json:"webhooks"`
 }
 
 func (s *Service) remove(r *api.Request) (any, error) { return s.Remove(eshopOf(r), r.Var("name")) }
 
 // Remove forgets an add-on in an e-shop, as deleting it from the partner
-// administration would: every token it holds is revoked and no system
-// event is sent (uninstall first for addon:uninstall).
+// administration would: every token it holds is revoked, the webhooks it
+// registered are deleted (their waiting deliveries canceled), and no
+// system event is sent (uninstall first for addon:uninstall).
 func (s *Service) Remove(eshopID int, name string) (*Removed, error) {
 	out := &Removed{EshopID: eshopID, Name: name}
 	err := s.d.Store.Update(func(tx *store.Tx) error {
@@ -432,7 +437,11 @@ func (s *Service) Remove(eshopID int, name string) (*Removed, error) {
 			return err
 		}
 		var err error
-		if out.Revoked, err = s.OAuth.RevokeAddon(tx, eshopID, name, fmt.Sprintf("the add-on %s was removed from e-shop %d", name, eshopID)); err != nil {
+		why := fmt.Sprintf("the add-on %s was removed from e-shop %d", name, eshopID)
+		if out.Revoked, err = s.OAuth.RevokeAddon(tx, eshopID, name, why); err != nil {
+			return err
+		}
+		if out.Webhooks, err = webhooks.ForgetAddon(tx, eshopID, name, why); err != nil {
 			return err
 		}
 		return auth.DeleteAddon(tx, eshopID, name)

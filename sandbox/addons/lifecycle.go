@@ -11,6 +11,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/auth"
 	"github.com/eshop-sandbox/sandbox/sandbox/oauth"
 	"github.com/eshop-sandbox/sandbox/sandbox/store"
+	"github.com/eshop-sandbox/sandbox/sandbox/webhooks"
 )
 
 // transition is one life-cycle step: the statuses it starts from, the
@@ -40,6 +41,9 @@ type LifecycleResult struct {
 	Addon   *View         `json:"addon"`
 	Event   string        `json:"event"` // the system event sent to the add-on's webhook URL
 	Revoked oauth.Revoked `json:"revoked"`
+	// Webhooks are what terminate and uninstall end: the webhooks the
+	// add-on registered, deleted, and their waiting deliveries, canceled.
+	Webhooks webhooks.Forgotten `json:"webhooks"`
 }
 
 // Lifecycle moves an add-on through its life cycle in one e-shop, emits
@@ -66,7 +70,11 @@ func (s *Service) Lifecycle(eshopID int, name, action string) (*LifecycleResult,
 			return err
 		}
 		if tr.revoke {
-			if out.Revoked, err = s.OAuth.RevokeAddon(tx, eshopID, name, fmt.Sprintf("the add-on %s was %s in e-shop %d", name, pastTense(action), eshopID)); err != nil {
+			why := fmt.Sprintf("the add-on %s was %s in e-shop %d", name, pastTense(action), eshopID)
+			if out.Revoked, err = s.OAuth.RevokeAddon(tx, eshopID, name, why); err != nil {
+				return err
+			}
+			if out.Webhooks, err = webhooks.ForgetAddon(tx, eshopID, name, why); err != nil {
 				return err
 			}
 		}

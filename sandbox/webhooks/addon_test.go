@@ -2,11 +2,13 @@ package webhooks_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/internal/evtest"
 	"github.com/eshop-sandbox/sandbox/sandbox/sandboxtest"
+	"github.com/eshop-sandbox/sandbox/sandbox/webhooks"
 	"github.com/eshop-sandbox/sandbox/sandbox/webhooks/webhookstest"
 )
 
@@ -129,4 +131,87 @@ func decode(r *sandboxtest.Response) any {
 	var v any
 	_ = json.Unmarshal(r.Env.Data, &v)
 	return v
+}
+
+// TestRemovedAddonGetsNoDeliveries: removing (or uninstalling) an add-on
+// deletes the webhooks its token registered and cancels their deliveries
+// still waiting for a retry; its tokens are revoked, so a delivery could
+// only lead to a refused call. The e-shop's own webhooks stay.
+func TestRemovedAddonGetsNoDeliveries(t *testing.T) {
+	for _, how := range []struct{ name, method, path string }{
+		{"remove", "DELETE", "/_sandbox/eshops/1001/addons/example-addon"},
+		{"uninstall", "POST", "/_sandbox/eshops/1001/addons/example-addon/uninstall"},
+	} {
+		t.Run(how.name, func(t *testing.T) {
+			e := evtest.Start(t, sandbox.Config{})
+			c := addonClient{t, e}
+			c.setUp("order:create")
+			private := e.R.URL + "?owner=eshop"
+			if r := e.Call("POST", "/api/webhooks", map[string]any{"data": []map[string]string{{"event": "order:create", "url": private}}}); r.Status != 201 {
+				t.Fatalf("register the e-shop's own webhook: %d %s", r.Status, r.Body)
+			}
+			// Both first attempts fail, so both deliveries wait for a retry.
+			e.R.FailNext(2)
+			if r := e.Control("POST", "/_sandbox/events", map[string]any{"eshop": 1001, "event": "order:create", "instance": "2025000001"}); r.Status != 200 {
+				t.Fatalf("emit: %d %s", r.Status, r.Body)
+			}
+			e.R.Wait("two failed attempts", func() bool { return e.R.Tries() >= 2 })
+
+			r := e.Control(how.method, how.path, nil)
+			if r.Status != 200 {
+				t.Fatalf("%s: %d %s", how.name, r.Status, r.Body)
+			}
+			var ended struct {
+				Webhooks webhooks.Forgotten `json:"webhooks"`
+			}
+			r.Data(t, &ended)
+			if ended.Webhooks != (webhooks.Forgotten{Webhooks: 1, Deliveries: 1}) {
+				t.Fatalf("%s ended %+v, want the add-on's 1 webhook and its 1 waiting delivery", how.name, ended.Webhooks)
+			}
+			var list struct{ Webhooks []webhooks.Webhook }
+			e.Call("GET", "/api/webhooks", nil).Data(t, &list)
+			if len(list.Webhooks) != 1 || list.Webhooks[0].URL != private {
+				t.Fatalf("webhooks left: %+v, want the e-shop's own only", list.Webhooks)
+			}
+
+			// The retries fall due: the e-shop's webhook gets its retry, the
+			// add-on's canceled delivery none.
+			e.Advance("1h")
+			var ds struct{ Deliveries []webhooks.Notification }
+			e.R.Wait("the e-shop's retry delivered", func() bool {
+				e.Control("GET", "/_sandbox/deliveries?event=order:create", nil).Data(t, &ds)
+				for _, d := range ds.Deliveries {
+					if d.URL == private && d.Status == webhooks.StatusDelivered {
+						return true
+					}
+				}
+				return false
+			})
+			if len(ds.Deliveries) != 2 {
+				t.Fatalf("%d deliveries, want 2", len(ds.Deliveries))
+			}
+			for _, d := range ds.Deliveries {
+				switch d.URL {
+				case private:
+					if d.Status != webhooks.StatusDelivered {
+						t.Errorf("the e-shop's delivery is %s, want delivered", d.Status)
+					}
+				default:
+					if d.Status != webhooks.StatusFailed || len(d.Attempts) != 1 || !strings.Contains(d.Canceled, "example-addon") {
+						t.Errorf("the add-on's delivery: status %s, %d attempts, canceled %q; want failed after 1 attempt, canceled naming the add-on", d.Status, len(d.Attempts), d.Canceled)
+					}
+				}
+			}
+
+			// A new event reaches the e-shop's webhook only.
+			e.Control("POST", "/_sandbox/events", map[string]any{"eshop": 1001, "event": "order:create", "instance": "2025000002"})
+			e.R.WaitFor("order:create", "2025000002")
+			e.Control("GET", "/_sandbox/deliveries?event=order:create", nil).Data(t, &ds)
+			for _, d := range ds.Deliveries {
+				if d.Instance == "2025000002" && d.URL != private {
+					t.Errorf("a new event went to the removed add-on's webhook %s", d.URL)
+				}
+			}
+		})
+	}
 }

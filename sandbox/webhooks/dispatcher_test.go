@@ -100,7 +100,7 @@ func (g *rig) register(t *testing.T, event, url string) {
 	t.Helper()
 	err := g.st.Update(func(tx *store.Tx) error {
 		id, _ := tx.Next(1001, Collection)
-		return put(tx, 1001, &Webhook{ID: int(id), Event: event, URL: url})
+		return put(tx, 1001, &registered{Webhook: Webhook{ID: int(id), Event: event, URL: url}})
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -61,7 +61,7 @@ func newFaultRig(t *testing.T, events []string, fault FaultFunc) *faultRig {
 		}
 		for _, ev := range events {
 			id, _ := tx.Next(1001, Collection)
-			if err := put(tx, 1001, &Webhook{ID: int(id), Event: ev, URL: srv.URL}); err != nil {
+			if err := put(tx, 1001, &registered{Webhook: Webhook{ID: int(id), Event: ev, URL: srv.URL}}); err != nil {
 				return err
 			}
 		}

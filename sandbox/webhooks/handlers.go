@@ -124,11 +124,14 @@ func (s *Service) register(r *api.Request) (any, error) {
 			if err != nil {
 				return err
 			}
-			w := Webhook{ID: int(id), Event: reg.Event, URL: reg.URL, Created: now}
+			w := registered{Webhook: Webhook{ID: int(id), Event: reg.Event, URL: reg.URL, Created: now}}
+			if p := r.Principal; p != nil && p.Addon != nil {
+				w.Addon = p.Addon.Name
+			}
 			if err := put(tx, r.Eshop, &w); err != nil {
 				return err
 			}
-			created = append(created, w)
+			created = append(created, w.Webhook)
 		}
 		return nil
 	})
@@ -188,10 +191,11 @@ func (s *Service) update(r *api.Request) (any, error) {
 	}
 	var w *Webhook
 	err = s.Store.Update(func(tx *store.Tx) error {
-		var err error
-		if w, err = Get(tx, r.Eshop, r.Var("id")); err != nil {
+		reg, err := get(tx, r.Eshop, r.Var("id"))
+		if err != nil {
 			return err
 		}
+		w = &reg.Webhook
 		if v, ok := data["url"]; ok && v != nil {
 			u := strings.TrimSpace(v.(string))
 			if err := CheckURL("data.url", u); err != nil {
@@ -220,7 +224,7 @@ func (s *Service) update(r *api.Request) (any, error) {
 			}
 		}
 		w.Updated = formatPtr(tx.Now())
-		return put(tx, r.Eshop, w)
+		return put(tx, r.Eshop, reg)
 	})
 	if err != nil {
 		return nil, err

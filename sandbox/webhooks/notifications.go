@@ -34,7 +34,10 @@ type Notification struct {
 	Status   string     `json:"status"`
 	NextTry  *time.Time `json:"nextTry,omitempty"`
 	ReplayOf int        `json:"replayOf,omitempty"`
-	Attempts []Attempt  `json:"attempts"`
+	// Canceled says why a delivery was settled without its attempts (its
+	// add-on was removed or uninstalled; see ForgetAddon).
+	Canceled string    `json:"canceled,omitempty"`
+	Attempts []Attempt `json:"attempts"`
 }
 
 // Attempt is one try to deliver a notification.

@@ -35,6 +35,15 @@ type Webhook struct {
 	Updated     *string `json:"updated"`
 }
 
+// registered is a webhook as stored: the reference's view, and the add-on
+// whose token registered it ("" for a private token or the fixtures), so
+// removing or uninstalling the add-on ends its webhooks (ForgetAddon). The
+// view never shows it.
+type registered struct {
+	Webhook
+	Addon string `json:"registeredBy,omitempty"`
+}
+
 // List returns the e-shop's webhooks in registration order.
 func List(tx *store.Tx, eshopID int) ([]Webhook, error) {
 	var out []Webhook
@@ -55,6 +64,14 @@ func List(tx *store.Tx, eshopID int) ([]Webhook, error) {
 
 // Get loads one webhook; a missing one answers 404.
 func Get(tx *store.Tx, eshopID int, id string) (*Webhook, error) {
+	reg, err := get(tx, eshopID, id)
+	if err != nil {
+		return nil, err
+	}
+	return &reg.Webhook, nil
+}
+
+func get(tx *store.Tx, eshopID int, id string) (*registered, error) {
 	raw, err := tx.Get(eshopID, Collection, id)
 	if errors.Is(err, sandbox.ErrNotFound) {
 		return nil, sandbox.NotFound(id, "Webhook %s is not registered in this e-shop.", id)
@@ -62,20 +79,84 @@ func Get(tx *store.Tx, eshopID int, id string) (*Webhook, error) {
 	if err != nil {
 		return nil, err
 	}
-	var w Webhook
-	if err := json.Unmarshal(raw, &w); err != nil {
+	var reg registered
+	if err := json.Unmarshal(raw, &reg); err != nil {
 		return nil, err
 	}
-	return &w, nil
+	return &reg, nil
 }
 
-func put(tx *store.Tx, eshopID int, w *Webhook) error {
-	raw, err := json.Marshal(w)
+func put(tx *store.Tx, eshopID int, reg *registered) error {
+	raw, err := json.Marshal(reg)
 	if err != nil {
 		return err
 	}
-	_, err = tx.Put(eshopID, Collection, strconv.Itoa(w.ID), raw)
+	_, err = tx.Put(eshopID, Collection, strconv.Itoa(reg.ID), raw)
 	return err
+}
+
+// Forgotten is what ForgetAddon ended: the webhooks the add-on had
+// registered, and the deliveries to them still waiting for an attempt.
+type Forgotten struct {
+	Webhooks   int `json:"webhooks"`
+	Deliveries int `json:"deliveries"`
+}
+
+// ForgetAddon deletes the webhooks an add-on registered in an e-shop and
+// settles the deliveries to them still waiting for an attempt (failed,
+// with the reason), when the add-on is removed, terminated or uninstalled:
+// its tokens are revoked, so a delivery could only lead to a refused call.
+func ForgetAddon(tx *store.Tx, eshopID int, addon, why string) (Forgotten, error) {
+	var out Forgotten
+	ids := map[int]bool{}
+	var ferr error
+	err := tx.Scan(eshopID, Collection, func(_ string, doc []byte) bool {
+		var reg registered
+		if ferr = json.Unmarshal(doc, &reg); ferr != nil {
+			return false
+		}
+		if reg.Addon == addon {
+			ids[reg.ID] = true
+		}
+		return true
+	})
+	if err == nil {
+		err = ferr
+	}
+	if err != nil || len(ids) == 0 {
+		return out, err
+	}
+	for id := range ids {
+		if err := tx.Delete(eshopID, Collection, strconv.Itoa(id)); err != nil {
+			return out, err
+		}
+	}
+	out.Webhooks = len(ids)
+	var pending []*Notification
+	err = tx.Scan(store.Global, NotificationsCollection, func(_ string, doc []byte) bool {
+		var n Notification
+		if ferr = json.Unmarshal(doc, &n); ferr != nil {
+			return false
+		}
+		if n.EshopID == eshopID && ids[n.WebhookID] && n.Status == StatusPending {
+			pending = append(pending, &n)
+		}
+		return true
+	})
+	if err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return out, err
+	}
+	for _, n := range pending {
+		n.Status, n.NextTry, n.Canceled = StatusFailed, nil, why
+		if err := saveNotification(tx, n); err != nil {
+			return out, err
+		}
+	}
+	out.Deliveries = len(pending)
+	return out, nil
 }
 
 // Registered reports whether the e-shop has a webhook for the event; the
