@@ -1,0 +1,51 @@
+package readme
+
+import (
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestREADMEOutputsIgnored: the files the README's commands write in a
+// clone (the JUnit report of its test line, the HAR export, a data file,
+// make build's binary) are ignored by git, so following the README never
+// leaves a file to commit by mistake.
+func TestREADMEOutputsIgnored(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal("git is needed to read .gitignore as git does")
+	}
+	for _, p := range []string{"report.xml", "calls.har", "sandbox.db", "bin/sandbox"} {
+		cmd := exec.Command(git, "check-ignore", "-q", "--no-index", p)
+		cmd.Dir = "../../../.."
+		if err := cmd.Run(); err != nil {
+			t.Errorf("%s is not ignored by git (.gitignore): %v", p, err)
+		}
+	}
+}
+
+// TestREADMESetupFacts checks what the README says against the programs:
+// after make install the next line runs sandbox, so the README puts
+// $(go env GOPATH)/bin on PATH first; and the example add-on names the
+// sandbox with --sandbox, not --url.
+func TestREADMESetupFacts(t *testing.T) {
+	raw, err := os.ReadFile("../../../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(raw)
+	install := strings.Index(text, "\nmake install ")
+	firstUse := strings.Index(text, "\nsandbox up &")
+	path := strings.Index(text, "\nexport PATH=\"$(go env GOPATH)/bin:$PATH\"")
+	if install < 0 || firstUse < 0 || path < install || path > firstUse {
+		t.Errorf("the set-up block runs sandbox after make install without putting $(go env GOPATH)/bin on PATH in between")
+	}
+	if m := regexp.MustCompile("(?s)example-addon`?\\)? takes `--url`").FindString(text); m != "" {
+		t.Errorf("the README says the example add-on takes --url (%q); it takes --sandbox", m)
+	}
+	if !strings.Contains(text, "(the example add-on, a program of its own: `--sandbox`)") {
+		t.Errorf("the README does not say the example add-on takes --sandbox")
+	}
+}
