@@ -12,6 +12,7 @@ FUZZTIME ?= 4s
 FUZZ := \
 	./sandbox/api:FuzzDecodeJSON \
 	./sandbox/api:FuzzQuery \
+	./sandbox/api:FuzzCheckQuery \
 	./sandbox/api:FuzzEdges \
 	./sandbox/orders:FuzzEncode \
 	./sandbox/seed:FuzzFixtureFiles \

@@ -43,9 +43,14 @@ type Endpoint struct {
 	ResponseKind string   `json:"responseKind"` // "json", or "raw" for PDF/ISDOC downloads and empty bodies
 	PathParams   []string `json:"pathParams"`   // placeholder names in path order
 	QueryParams  []string `json:"queryParams"`  // accepted query parameter names
-	Request      string   `json:"request"`      // schema file of the request body, "" if the endpoint takes none
-	Response     string   `json:"response"`     // schema file of the response body, "" if none (raw responses)
-	SnapshotItem string   `json:"snapshotItem"` // schema file of one result line, "" unless Snapshot
+	// RequiredQueryParams are the query parameters the reference marks
+	// required (from on the "last changes" endpoints, template and
+	// shippingPrice on the coupons' snapshot); the API refuses a call
+	// without them.
+	RequiredQueryParams []string `json:"requiredQueryParams,omitempty"`
+	Request             string   `json:"request"`      // schema file of the request body, "" if the endpoint takes none
+	Response            string   `json:"response"`     // schema file of the response body, "" if none (raw responses)
+	SnapshotItem        string   `json:"snapshotItem"` // schema file of one result line, "" unless Snapshot
 }
 
 // Catalogue is the parsed index.json. It exists so that callers get the
@@ -70,6 +75,7 @@ func LoadCatalogue() (*Catalogue, error) {
 	for i := range out.Endpoints {
 		e := &out.Endpoints[i]
 		e.PathParams, e.QueryParams = slices.Clone(e.PathParams), slices.Clone(e.QueryParams)
+		e.RequiredQueryParams = slices.Clone(e.RequiredQueryParams)
 	}
 	return out, nil
 }

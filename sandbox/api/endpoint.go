@@ -10,7 +10,8 @@ import (
 )
 
 // endpoint is the last step of the pipeline: content type, token, rights
-// and the e-shop's modules, then the route's handler, then the envelope.
+// and the e-shop's modules, the declared query parameters, then the
+// route's handler, then the envelope.
 func (s *Server) endpoint(w http.ResponseWriter, r *http.Request) {
 	c := CallOf(r)
 	rt := c.Route()
@@ -43,6 +44,12 @@ func (s *Server) endpoint(w http.ResponseWriter, r *http.Request) {
 				s.writeError(w, r, err)
 				return
 			}
+		}
+	}
+	if len(rt.Query) > 0 {
+		if err := CheckQuery(rt.Query, req.QueryValues()); err != nil {
+			s.writeError(w, r, err)
+			return
 		}
 	}
 	out, err := rt.Handler(req)

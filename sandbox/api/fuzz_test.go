@@ -5,8 +5,12 @@ import (
 	"net"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/internal/hostile"
@@ -106,6 +110,72 @@ func FuzzEdges(f *testing.F) {
 		r.URL = u
 		if es, _ := m.match(r); len(es) > 0 && !clean(u.Path) {
 			t.Fatalf("unclean path %q matched %s", u.Path, es[0].route.Operation)
+		}
+	})
+}
+
+// FuzzCheckQuery: any value of any query kind is either accepted, and then
+// reads as that kind (a whole number parses as an int64, a number as a
+// decimal, a date-time with sandbox.ParseTime, ...), or refused with 400
+// invalid-parameter naming the parameter; never a panic.
+func FuzzCheckQuery(f *testing.F) {
+	for _, s := range []string{"1", "-1", "abc", "21.00", ".5", "5.", "-", "+", "1e3", "NaN", "true", "FALSE", "banana",
+		"2024-01-31", "2024-02-30", "2024-01-31T12:00:00+0100", "2024-01-31T12:00:00 0100", "2024-01-31T12:00:00Z",
+		"3f2504e0-4f89-41d3-9a0c-0305e82c3301", "3F2504E0-4F89-41D3-9A0C-0305E82C3301,", "not-a-guid", "add", "\x00", "999999999999999999999"} {
+		for k := QueryText; k <= QueryNumberOrBoolean; k++ {
+			f.Add(uint8(k), s)
+		}
+	}
+	f.Fuzz(func(t *testing.T, kind uint8, v string) {
+		k := QueryKind(kind % uint8(QueryNumberOrBoolean+1))
+		p := QueryParam{Name: "p", Kind: k, Enum: []string{"add", "edit", "delete"}}
+		err := CheckQuery([]QueryParam{p}, url.Values{"p": {v}})
+		if err != nil {
+			var se *sandbox.Error
+			if !errors.As(err, &se) || se.Kind != sandbox.KindInvalid || se.Code != sandbox.CodeInvalidParameter ||
+				se.Instance != "p" || !strings.Contains(se.Message, "Query parameter p ") {
+				t.Fatalf("kind %d, %q: bad error %#v", k, v, err)
+			}
+			return
+		}
+		if v == "" {
+			return
+		}
+		ok := true
+		switch k {
+		case QueryPositive:
+			n, e := strconv.Atoi(v)
+			ok = e == nil && n >= 1
+		case QueryInteger:
+			_, e := strconv.ParseInt(v, 10, 64)
+			ok = e == nil
+		case QueryNumber:
+			_, e := decimal.NewFromString(v)
+			ok = e == nil
+		case QueryBoolean:
+			_, ok = parseBool(v)
+		case QueryDate:
+			_, e := time.Parse("2006-01-02", v)
+			_, e2 := sandbox.ParseTime(plusFromSpace(v))
+			ok = e == nil || e2 == nil
+		case QueryDateTime:
+			_, e := sandbox.ParseTime(plusFromSpace(v))
+			ok = e == nil
+		case QueryGUID:
+			ok = isGUID(v)
+		case QueryGUIDList:
+			for _, g := range strings.Split(v, ",") {
+				ok = ok && (strings.TrimSpace(g) == "" || isGUID(strings.TrimSpace(g)))
+			}
+		case QueryEnum:
+			ok = v == "add" || v == "edit" || v == "delete"
+		case QueryNumberOrBoolean:
+			_, b := parseBool(v)
+			_, e := decimal.NewFromString(v)
+			ok = b || e == nil
+		}
+		if !ok {
+			t.Fatalf("kind %d accepted %q", k, v)
 		}
 	})
 }

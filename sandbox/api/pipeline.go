@@ -66,7 +66,7 @@ func (s *Server) pipeline(ds []Decorator) http.Handler {
 			}
 		}
 	}
-	s.steps = append(s.steps, Step{"endpoint", "endpoint", "Content-Type, token and rights (from the call's identity), the e-shop's module for the route, the route's handler, the envelope"})
+	s.steps = append(s.steps, Step{"endpoint", "endpoint", "Content-Type, token and rights (from the call's identity), the e-shop's module for the route, required and typed query parameters, the route's handler, the envelope"})
 	var h http.Handler = http.HandlerFunc(s.endpoint)
 	wrap := func(stage Stage) {
 		for i := len(ds) - 1; i >= 0; i-- {

@@ -27,6 +27,11 @@ type Route struct {
 	// AnyToken routes need a valid token but no right: every caller may
 	// ask which endpoints it may call (GET /api/system/endpoints).
 	AnyToken bool
+	// Query lists the query parameters the reference declares for the
+	// endpoint, typed (see QueryParams): the endpoint step refuses a call
+	// without a required one or with a value of the wrong kind before the
+	// handler runs.
+	Query []QueryParam
 	// Module is the e-shop module the endpoint needs ("" for none): a
 	// caller whose e-shop lacks it gets 403 (spec, private tokens rule 4).
 	// sandbox/system's module table declares it for every operation.

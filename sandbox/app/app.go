@@ -244,8 +244,12 @@ func (a *App) routes(handlers map[string]api.HandlerFunc, aliases map[string][]a
 		}
 		delete(handlers, e.Operation)
 		module, _ := a.Catalogue.ModuleOf(e.Operation)
+		query, err := api.QueryParams(e.QueryParams, e.RequiredQueryParams)
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: %w", e.Method, e.Path, err)
+		}
 		routes = append(routes, api.Route{Operation: e.Operation, Method: e.Method, Path: e.Path, Group: e.Group, Handler: h,
-			AnyToken: e.Operation == system.ListEndpointsOperation, Module: module, Aliases: aliases[e.Operation]})
+			AnyToken: e.Operation == system.ListEndpointsOperation, Module: module, Query: query, Aliases: aliases[e.Operation]})
 		delete(aliases, e.Operation)
 	}
 	for op := range aliases {

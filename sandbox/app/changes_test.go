@@ -23,13 +23,15 @@ func TestChangesQueriesAgree(t *testing.T) {
 		{"encoded plus", "from=" + url.QueryEscape("2025-01-01T00:00:00+0100"), 200, ""},
 		{"minus offset", "from=2025-01-01T00:00:00-0500", 200, ""},
 		{"RFC 3339 UTC", "from=2025-01-01T00:00:00Z", 200, ""},
-		{"change type", "changeType=edit", 200, ""},
+		{"change type", "from=2000-01-01T00:00:00Z&changeType=edit", 200, ""},
 		{"both", "from=2025-01-01T00:00:00+0100&changeType=add", 200, ""},
-		{"no parameters", "", 200, ""},
+		{"from the start", "from=2000-01-01T00:00:00Z", 200, ""},
+		{"no parameters", "", 400, "from"}, // from is required (reference)
+		{"empty from", "from=", 400, "from"},
 		{"a word", "from=yesterday", 400, "from"},
 		{"date only", "from=2025-01-01", 400, "from"},
 		{"offset without sign", "from=2025-01-01T00:00:00%200", 400, "from"},
-		{"unknown change type", "changeType=update", 400, "changeType"},
+		{"unknown change type", "from=2000-01-01T00:00:00Z&changeType=update", 400, "changeType"},
 	}
 	type page struct {
 		Changes   []map[string]any
@@ -54,8 +56,8 @@ func TestChangesQueriesAgree(t *testing.T) {
 			r.Data(t, &p)
 			totals[path][c.name] = p.Paginator.TotalCount
 		}
-		if got := totals[path]; got["unencoded plus"] != got["encoded plus"] || got["no parameters"] == 0 {
-			t.Errorf("%s: the unencoded + selects %d changes, %%2B %d, none %d", path, got["unencoded plus"], got["encoded plus"], got["no parameters"])
+		if got := totals[path]; got["unencoded plus"] != got["encoded plus"] || got["from the start"] == 0 {
+			t.Errorf("%s: the unencoded + selects %d changes, %%2B %d, from the start %d", path, got["unencoded plus"], got["encoded plus"], got["from the start"])
 		}
 	}
 }

@@ -23,7 +23,7 @@ func documentTable(f *fx) []*entry {
 	order := f.v("orders", "0.code")
 	return []*entry{
 		e("GetListOfInvoices").q("isValid=true").want("data.invoices.#>0"),
-		e("GetLastInvoiceChanges").want("data.changes.#>0"),
+		e("GetLastInvoiceChanges").q("from=2024-01-01T00:00:00%2B0100").want("data.changes.#>0"),
 		e("GetInvoiceDetail", "code", inv).want("data.invoice.code=" + inv),
 		e("DownloadInvoiceAsPdf", "code", inv),
 		e("DownloadInvoiceAsIsdoc", "code", inv),
@@ -36,14 +36,14 @@ func documentTable(f *fx) []*entry {
 		e("CreateInvoiceFromOrder", "code", unpaid).data(`{}`).then("/api/invoices/{@data.invoice.code}", "data.invoice.orderCode="+unpaid),
 
 		e("GetListOfProformaInvoices").want("data.proformaInvoices.#>0"),
-		e("GetLastProformaInvoiceChanges").want("data.changes.#>0"),
+		e("GetLastProformaInvoiceChanges").q("from=2024-01-01T00:00:00%2B0100").want("data.changes.#>0"),
 		e("GetProformaInvoiceDetail", "code", pro).want("data.proformaInvoice.code=" + pro),
 		e("DownloadProformaInvoicePdf", "code", pro),
 		e("CreateProformaInvoiceFromOrder", "code", order).data(`{}`).
 			then("/api/proforma-invoices/{@data.proformaInvoice.code}", "data.proformaInvoice.orderCode="+order),
 
 		e("GetListOfCreditNotes").want("data.creditNotes.#>0"),
-		e("GetLastCreditNoteChanges").want("data.changes.#>0"),
+		e("GetLastCreditNoteChanges").q("from=2024-01-01T00:00:00%2B0100").want("data.changes.#>0"),
 		e("GetCreditNoteDetail", "code", cn).want("data.creditNote.code=" + cn),
 		e("DownloadCreditNotePdf", "code", cn),
 		e("DownloadCreditNoteAsIsdoc", "code", cn),
@@ -67,7 +67,7 @@ func documentTable(f *fx) []*entry {
 		e("DeliveryNoteFromOrder", "code", unpaid).data(`{}`).then("/api/delivery-notes/{@data.deliveryNote.code}", "data.deliveryNote.orderCode="+unpaid),
 
 		e("GetListOfProofPayments").want("data.items.#>0"),
-		e("GetLastProofPaymentsChanges").want("data.changes.#>0"),
+		e("GetLastProofPaymentsChanges").q("from=2024-01-01T00:00:00%2B0100").want("data.changes.#>0"),
 		e("GetProofPaymentDetail", "code", pp).want("data.proofPayments.code=" + pp),
 		e("GetProofPaymentDetailByOrderCode", "code", ppOrder).want("data.proofPayments.#>0"),
 		e("GetProofPaymentDetailByProformaInvoiceCode", "code", ppProforma).want("data.proofPayments.#>0"),

@@ -77,7 +77,7 @@ func marketingTable(f *fx) []*entry {
 
 		e("GetListingOfEmailDistributionLists").want("data.mailingLists.#>0"),
 		e("GetDetailOfEmailDistributionList", "code", list).want("data.emails.#>0"),
-		e("GetLastChangesInDistributionList", "code", list).first("POST", "/api/mailing-lists/"+list, map[string]any{"data": map[string]any{"emails": []any{"novy.odber@example.com"}}}).
+		e("GetLastChangesInDistributionList", "code", list).q("from=2024-01-01T00:00:00%2B0100").first("POST", "/api/mailing-lists/"+list, map[string]any{"data": map[string]any{"emails": []any{"novy.odber@example.com"}}}).
 			want(`data.changes.#(email=="novy.odber@example.com").changeType=add`),
 		e("CreateEmailDistributionList").data(`{"name":"Akce a slevy"}`).then("/api/mailing-lists", `data.mailingLists.#(code=="akce-a-slevy").name=Akce a slevy`),
 		e("CreateEmailsDistributionList", "code", list).data(`{"emails":["nova.adresa@example.org","neplatna-adresa"]}`).

@@ -33,7 +33,7 @@ func orderTable(f *fx) []*entry {
 	return []*entry{
 		e("GetListOfOrders").want("data.orders.#>0"),
 		e("GetOrderDetail", "code", o1).want("data.order.code=" + o1),
-		e("GetLastOrderChanges").want("data.changes.#>0"),
+		e("GetLastOrderChanges").q("from=2024-01-01T00:00:00%2B0100").want("data.changes.#>0"),
 		e("GetOrderClaims").want("data.orders"),
 		e("GetListOfOrderSources").want("data.sources.#>0"),
 		e("GetListOfOrderStatuses").want("data.statuses.#>0"),

@@ -61,7 +61,7 @@ func asyncTable(f *fx, hook string) []*entry {
 		async("GetListOfAllCreditNotes", hook),
 		async("GetListOfAllCustomers", hook),
 		async("GetListOfAllDeliveryNotes", hook),
-		async("GetListOfAllDiscountCoupons", hook),
+		async("GetListOfAllDiscountCoupons", hook).q("template=" + f.v("discount-coupons", "0.template") + "&shippingPrice=0.00"), // both required (reference)
 		async("GeneralDocumentDownload", hook, "type", "invoices", "format", "json"),
 		async("GetListOfAllInvoices", hook),
 		async("GetListOfAllRemarks", hook),

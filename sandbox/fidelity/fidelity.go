@@ -117,7 +117,7 @@ func compareOne(t target, up, sb *resolver) (Result, error) {
 		}
 		return res, err
 	}
-	res.Path = withInclude(upPath, t.Include)
+	res.Path = withQuery(upPath, t)
 	ua := up.get(res.Path)
 	if ua.err != nil {
 		return res, ua.err
@@ -132,7 +132,7 @@ func compareOne(t target, up, sb *resolver) (Result, error) {
 		var u *unresolved
 		switch {
 		case err == nil && sbPath != upPath:
-			res.SandboxPath = withInclude(sbPath, t.Include)
+			res.SandboxPath = withQuery(sbPath, t)
 			if sa = sb.get(res.SandboxPath); sa.err != nil {
 				return res, sa.err
 			}

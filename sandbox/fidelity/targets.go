@@ -11,13 +11,20 @@ import (
 )
 
 // target is one read endpoint both sides are asked: its operation, path
-// template and the include sections it is asked with (all of them, so
-// that every section's shape is compared).
+// template, the include sections it is asked with (all of them, so that
+// every section's shape is compared) and the query parameters the
+// reference requires (the changes logs' from).
 type target struct {
 	Operation string
 	Template  string
 	Include   string
+	Query     url.Values
 }
+
+// requiredValues are the values sent for the query parameters the
+// reference marks required on the endpoints asked: a from long before any
+// record, so the whole log answers.
+var requiredValues = map[string]string{"from": "2000-01-01T00:00:00+0100"}
 
 // source says where a path variable's value comes from when the list
 // above it in the path does not name it: a literal, or a gjson path into
@@ -58,9 +65,12 @@ func targets(cat *schemas.Catalogue, reg *registry.Registry) []target {
 		if e.Method != "GET" || e.Async || e.ResponseKind != "json" {
 			continue
 		}
-		t := target{Operation: e.Operation, Template: e.Path}
+		t := target{Operation: e.Operation, Template: e.Path, Query: url.Values{}}
 		if hasParam(e.QueryParams, "include") {
 			t.Include = includeOf(e.Operation, reg)
+		}
+		for _, q := range e.RequiredQueryParams {
+			t.Query.Set(q, requiredValues[q])
 		}
 		out = append(out, t)
 	}
@@ -116,12 +126,20 @@ func fill(tpl string, vals map[string]string) string {
 	return strings.Join(segs, "/")
 }
 
-// withInclude adds the include query to a path.
-func withInclude(path, include string) string {
-	if include == "" {
+// withQuery adds the target's query (include and the required
+// parameters) to a path.
+func withQuery(path string, t target) string {
+	q := url.Values{}
+	for k, vs := range t.Query {
+		q[k] = vs
+	}
+	if t.Include != "" {
+		q.Set("include", t.Include)
+	}
+	if len(q) == 0 {
 		return path
 	}
-	return path + "?" + url.Values{"include": {include}}.Encode()
+	return path + "?" + q.Encode()
 }
 
 // idFields are the item fields tried for a path variable, most specific

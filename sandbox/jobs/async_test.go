@@ -27,8 +27,9 @@ var png = "data:image/png;base64," + base64.StdEncoding.EncodeToString([]byte("\
 // the catalogue to completion: snapshots give a file whose every line
 // matches the snapshotResultItem, the others apply their work.
 func TestEveryAsyncEndpoint(t *testing.T) {
-	var products, categories, brands, lists []map[string]any
+	var products, categories, brands, lists, coupons []map[string]any
 	evtest.Read(t, "eshops/1001/products.json", &products)
+	evtest.Read(t, "eshops/1001/discount-coupons.json", &coupons)
 	evtest.Read(t, "eshops/1001/categories.json", &categories)
 	evtest.Read(t, "eshops/1001/brands.json", &brands)
 	evtest.Read(t, "eshops/1001/pricelists.json", &lists)
@@ -59,6 +60,8 @@ func TestEveryAsyncEndpoint(t *testing.T) {
 		"GeneralDocumentDownload":                {"GET", "/api/export/orders/csv", nil, "Exported"},
 		"GetListOfAllPricelistDetails":           {"GET", "/api/pricelists/" + list0 + "/snapshot", nil, ""},
 		"GetListOfAllProductsAndPricelistPrices": {"GET", "/api/products/snapshot/pricelists", nil, ""},
+		// template and shippingPrice are required (reference).
+		"GetListOfAllDiscountCoupons": {"GET", "/api/discount-coupons/snapshot?template=" + coupons[0]["template"].(string) + "&shippingPrice=0.00", nil, "Snapshot of"},
 	}
 	cat, err := schemas.LoadCatalogue()
 	if err != nil {

@@ -133,8 +133,12 @@ func operation(e schemas.Endpoint, o Options) (map[string]any, error) {
 	for _, p := range e.PathParams {
 		params = append(params, map[string]any{"name": p, "in": "path", "required": true, "schema": map[string]any{"type": "string"}})
 	}
-	for _, q := range e.QueryParams {
-		params = append(params, map[string]any{"name": q, "in": "query", "required": false, "schema": querySchema(q)})
+	query, err := api.QueryParams(e.QueryParams, e.RequiredQueryParams)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", e.Operation, err)
+	}
+	for _, q := range query {
+		params = append(params, map[string]any{"name": q.Name, "in": "query", "required": q.Required, "schema": querySchema(q)})
 	}
 	if params != nil {
 		op["parameters"] = params
@@ -192,10 +196,34 @@ func operation(e schemas.Endpoint, o Options) (map[string]any, error) {
 	return op, nil
 }
 
-func querySchema(name string) map[string]any {
-	switch name {
-	case "page", "itemsPerPage":
+// querySchema describes a query parameter's value as the API checks it
+// (api.CheckQuery).
+func querySchema(q api.QueryParam) map[string]any {
+	switch q.Kind {
+	case api.QueryPositive:
 		return map[string]any{"type": "integer", "minimum": 1}
+	case api.QueryInteger:
+		return map[string]any{"type": "integer"}
+	case api.QueryNumber:
+		return map[string]any{"type": "string", "pattern": `^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)$`}
+	case api.QueryBoolean:
+		return map[string]any{"type": "boolean"}
+	case api.QueryDate:
+		return map[string]any{"type": "string", "format": "date", "description": "A date; a whole date-time is taken too."}
+	case api.QueryDateTime:
+		return map[string]any{"type": "string", "description": "A date-time such as 2024-01-31T12:00:00+0100 (or RFC 3339)."}
+	case api.QueryGUID:
+		return map[string]any{"type": "string", "format": "uuid"}
+	case api.QueryGUIDList:
+		return map[string]any{"type": "string", "description": "GUIDs separated by commas."}
+	case api.QueryEnum:
+		enum := make([]any, len(q.Enum))
+		for i, v := range q.Enum {
+			enum[i] = v
+		}
+		return map[string]any{"type": "string", "enum": enum}
+	case api.QueryNumberOrBoolean:
+		return map[string]any{"type": "string", "description": "A decimal number such as 0.00, or true or false."}
 	}
 	return map[string]any{"type": "string"}
 }

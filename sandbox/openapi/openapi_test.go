@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -74,6 +75,31 @@ func TestDocument(t *testing.T) {
 	}
 	if len(ids) != len(cat.Endpoints) {
 		t.Fatalf("%d operations, want %d", len(ids), len(cat.Endpoints))
+	}
+	// Query parameters: required as the reference says, typed as the API checks them.
+	required := 0
+	for _, e := range cat.Endpoints {
+		params, _ := d.Paths[e.Path][strings.ToLower(e.Method)]["parameters"].([]any)
+		for _, p := range params {
+			pm := p.(map[string]any)
+			if pm["in"] != "query" {
+				continue
+			}
+			if pm["required"] == true {
+				required++
+				if !slices.Contains(e.RequiredQueryParams, pm["name"].(string)) {
+					t.Errorf("%s: query parameter %s documented required", e.Operation, pm["name"])
+				}
+			}
+		}
+	}
+	if required != 10 {
+		t.Errorf("%d required query parameters documented, the reference has 10", required)
+	}
+	for _, p := range d.Paths["/api/discount-coupons/snapshot"]["get"]["parameters"].([]any) {
+		if pm := p.(map[string]any); pm["name"] == "template" && pm["schema"].(map[string]any)["format"] != "uuid" {
+			t.Errorf("template: schema %v, want a uuid", pm["schema"])
+		}
 	}
 	if _, ok := d.Paths["/api/brands"]["post"]["responses"].(map[string]any)["201"]; !ok {
 		t.Fatal("CreateBrand's documented 201 is missing")

@@ -435,7 +435,7 @@ func TestOrderChangesAndPDF(t *testing.T) {
 	if strings.Join(mine, ",") != "add,edit,delete" {
 		t.Errorf("changes of %s: %v", code, mine)
 	}
-	if r := e.call(t, "GET", "/api/orders/changes?changeType=moved", nil); r.Status != 400 {
+	if r := e.call(t, "GET", "/api/orders/changes?from=2000-01-01T00:00:00Z&changeType=moved", nil); r.Status != 400 || r.Env.Errors[0].Instance != "changeType" {
 		t.Errorf("bad changeType: %d", r.Status)
 	}
 	first := f.Orders[0]["code"].(string)

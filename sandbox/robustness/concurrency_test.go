@@ -34,7 +34,7 @@ func productChanges(t *testing.T, s *sandboxtest.Server, guid string) map[string
 			} `json:"changes"`
 			Paginator struct{ PageCount int } `json:"paginator"`
 		}
-		r := s.Do(sandboxtest.Call{Path: fmt.Sprintf("/api/products/changes?itemsPerPage=100&page=%d", page), PrivateToken: privateToken})
+		r := s.Do(sandboxtest.Call{Path: fmt.Sprintf("/api/products/changes?from=2000-01-01T00:00:00Z&itemsPerPage=100&page=%d", page), PrivateToken: privateToken})
 		if r.Status != http.StatusOK {
 			t.Fatalf("changes: %d %s", r.Status, r.Body)
 		}

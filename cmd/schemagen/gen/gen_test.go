@@ -30,7 +30,7 @@ func synthetic(t *testing.T) *reference {
 	  "endpoints": [
 	    {"method": "GET", "path": "/api/things/{id}", "operation": "GetThing", "group": "Things",
 	     "pageable": false, "async": false, "snapshot": false, "responseKind": "json",
-	     "pathParams": [{"name": "id", "required": true}], "queryParams": [{"name": "language", "required": false}],
+	     "pathParams": [{"name": "id", "required": true}], "queryParams": [{"name": "language", "required": false}, {"name": "from", "required": true}],
 	     "requestBody": null,
 	     "responseBody": {"type": "object", "properties": {
 	       "data": {"type": ["object", "null"], "properties": {"thing": {"$ref": "#/$defs/Thing"}}},
@@ -186,6 +186,11 @@ func TestRenderSynthetic(t *testing.T) {
 	}
 	if !strings.Contains(string(out.Files["index.json"]), `"request": null`) {
 		t.Error("index.json: missing request null")
+	}
+	// The reference's required flag reaches the index, for the API's
+	// query check; optional parameters are not listed there.
+	if idx := string(out.Files["index.json"]); !strings.Contains(idx, "\"requiredQueryParams\": [\n        \"from\"\n      ]") {
+		t.Errorf("index.json: required query parameter from not listed:\n%s", idx)
 	}
 }
 
