@@ -370,6 +370,7 @@ type Lost struct {
 	Damage    []Damage   // stretches that did not read (writes among them are lost)
 	BadValues []BadValue // records left out for their value
 	Counters  int        // record counters recomputed to match the records kept
+	Written   int        // keys written to the new file
 }
 
 // Repair reads the data file at path without changing it and writes
@@ -451,7 +452,7 @@ func Repair(path, out string) (*Report, *Lost, error) {
 		os.Remove(out)
 		return nil, nil, err
 	}
-	r.Keys = len(r.values)
+	lost.Written = len(keys)
 	return r, lost, nil
 }
 
