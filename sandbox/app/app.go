@@ -193,6 +193,9 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 		return nil, fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
 	a.egress.Bind(a.listener.Addr(), cfg.PublicURL)
+	if err := a.egress.AllowDownloads(cfg.AllowDownload); err != nil {
+		return nil, err
+	}
 	a.Site.BaseURL = strings.TrimSuffix(cfg.PublicURL, "/")
 	if a.Site.BaseURL == "" {
 		a.Site.BaseURL = "http://" + ReachableAddr(a.listener.Addr())
