@@ -105,7 +105,8 @@ sandbox on NEW once you accept the loss.`,
 			case n == 0:
 				fmt.Fprintln(w, "nothing lost")
 			default:
-				fmt.Fprintf(w, "lost: %d stretches that do not read (the writes in them), %d records with a broken value\n", len(lost.Damage), len(lost.BadValues))
+				fmt.Fprintf(w, "lost: %s of bytes (with the writes in them), %s with a broken value\n",
+					plural(len(lost.Damage), "unreadable stretch", "unreadable stretches"), plural(len(lost.BadValues), "record", "records"))
 			}
 			if lost.Counters > 0 {
 				fmt.Fprintf(w, "record counts recomputed: %d\n", lost.Counters)
@@ -119,4 +120,11 @@ sandbox on NEW once you accept the loss.`,
 	}
 	cmd.Flags().StringVar(&out, "out", "", "the new file to write (must not exist)")
 	return cmd
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
