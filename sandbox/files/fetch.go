@@ -65,8 +65,10 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) ([]byte, error) {
 	switch {
 	case errors.Is(err, egress.ErrSelf):
 		return nil, fmt.Errorf("download %s: it leads to the sandbox itself (a redirect or a name resolving to it); the sandbox never sends requests to its own address", rawURL)
-	case errors.Is(err, egress.ErrLoopback), errors.Is(err, egress.ErrRedirectScheme):
-		return nil, fmt.Errorf("download %s: %v", rawURL, errors.Unwrap(err.(*url.Error)))
+	case errors.Is(err, egress.ErrLoopback):
+		return nil, fmt.Errorf("download %s: %v", rawURL, egress.ErrLoopback)
+	case errors.Is(err, egress.ErrRedirectScheme):
+		return nil, fmt.Errorf("download %s: %v", rawURL, egress.ErrRedirectScheme)
 	case err != nil:
 		return nil, fmt.Errorf("download %s: no answer with the file (the address could not be reached, or did not answer in time)", rawURL)
 	}
