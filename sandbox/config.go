@@ -22,6 +22,10 @@ type Config struct {
 	Clock        *Clock  // nil means a wall clock
 	PublicURL    string  // base URL clients reach the sandbox at (a container port, a proxy); derived from the listener when empty; its host is allowed in Host
 	Limits       *Limits // nil means DefaultLimits()
+	// AllowDownload names the loopback addresses (host:port) that
+	// sourceUrl and batch-file downloads may reach; other addresses of
+	// this machine are refused (`sandbox up --allow-download`).
+	AllowDownload []string
 	// TrafficHistory is how many calls, and how many webhook attempts, the
 	// traffic recorder keeps for the terminal UI, the stream and the HAR
 	// export; 0 means 1000.

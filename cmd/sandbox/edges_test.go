@@ -173,3 +173,100 @@ func TestExposedAddressWarns(t *testing.T) {
 		})
 	}
 }
+
+// TestHalfHeaderFloodDoesNotStarveHealth opens, all at once, more
+// connections than the sandbox's open-file limit allows, each sending
+// half of a request's headers and then nothing (300 at a limit of 256,
+// 1,100 at 1,024), and checks that /_sandbox/health and the API answer
+// while they are held. New connections used to be spared for 2 s and
+// eviction to run only on a successful accept, so the process ran out of
+// descriptors and answered nothing for the 10 s header timeout. The test
+// bounds each answer at 5 s (a loaded CI machine) and logs the measured
+// time; the sandbox is a child process with its own lowered limit.
+func TestHalfHeaderFloodDoesNotStarveHealth(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Fatalf("the test sets the sandbox's open-file limit with sh's ulimit: %v", err)
+	}
+	for _, tc := range []struct{ limit, conns int }{{256, 300}, {1024, 1100}} {
+		t.Run(fmt.Sprintf("%d at a limit of %d", tc.conns, tc.limit), func(t *testing.T) {
+			addr := freeAddr(t)
+			out := &syncBuffer{}
+			cmd := exec.Command("sh", "-c", fmt.Sprintf(`ulimit -n %d && exec "$0" "$@"`, tc.limit), os.Args[0], "up", "--headless", "--addr", addr)
+			cmd.Env = append(os.Environ(), "SANDBOX_TEST_MAIN=1")
+			cmd.Stdout, cmd.Stderr = out, out
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+			base := "http://" + addr
+			client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
+			get := func(path string, token bool) (time.Duration, error) {
+				req, _ := http.NewRequest("GET", base+path, nil)
+				req.Header.Set("Content-Type", "application/json")
+				if token {
+					req.Header.Set("Service-Private-API-Token", fullToken)
+				}
+				began := time.Now()
+				resp, err := client.Do(req)
+				if err != nil {
+					return time.Since(began), err
+				}
+				resp.Body.Close()
+				if resp.StatusCode != 200 {
+					return time.Since(began), fmt.Errorf("status %d", resp.StatusCode)
+				}
+				return time.Since(began), nil
+			}
+			deadline := time.Now().Add(15 * time.Second)
+			for {
+				if _, err := get("/_sandbox/health", false); err == nil {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("sandbox not healthy: %s", out.String())
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+
+			// The flood: every connection dialled at once, half a request's
+			// headers, then silence.
+			var mu sync.Mutex
+			var conns []net.Conn
+			defer func() {
+				mu.Lock()
+				defer mu.Unlock()
+				for _, c := range conns {
+					c.Close()
+				}
+			}()
+			var wg sync.WaitGroup
+			for w := 0; w < 50; w++ {
+				wg.Add(1)
+				go func(w int) {
+					defer wg.Done()
+					for i := w; i < tc.conns; i += 50 {
+						c, err := net.DialTimeout("tcp", addr, 2*time.Second)
+						if err != nil {
+							continue
+						}
+						fmt.Fprintf(c, "GET /api/eshop HTTP/1.1\r\nHost: %s\r\nContent-Ty", addr)
+						mu.Lock()
+						conns = append(conns, c)
+						mu.Unlock()
+					}
+				}(w)
+			}
+			wg.Wait()
+			for _, p := range []struct {
+				path  string
+				token bool
+			}{{"/_sandbox/health", false}, {"/api/eshop", true}, {"/_sandbox/health", false}} {
+				took, err := get(p.path, p.token)
+				if err != nil {
+					t.Fatalf("%s with %d half-header connections opened at once: %v after %s\n%s", p.path, tc.conns, err, took, out.String())
+				}
+				t.Logf("%s answered in %s with %d half-header connections opened at once", p.path, took, tc.conns)
+			}
+		})
+	}
+}

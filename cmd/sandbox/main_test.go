@@ -128,6 +128,7 @@ func TestScripts(t *testing.T) {
 			"httpget":     httpGet,
 			"httpdo":      httpDo,
 			"findsandbox": findSandbox,
+			"cutfile":     cutFile,
 		},
 	})
 }

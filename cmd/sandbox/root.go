@@ -38,6 +38,7 @@ expectations and run as CI tests; a terminal UI shows the traffic live.`,
 	root.AddCommand(newTestCmd(), newScenarioCmd(), newCertifyCmd())
 	root.AddCommand(newRoutesCmd(), newFixturesCmd())
 	root.AddCommand(newRecordCmd(), newDiffCmd())
+	root.AddCommand(newDataCmd())
 	root.SetErr(os.Stderr)
 	return root
 }

@@ -173,3 +173,23 @@ func printResponse(ts *testscript.TestScript, neg bool, req *http.Request) {
 		ts.Fatalf("unexpected status %d", resp.StatusCode)
 	}
 }
+
+// cutfile FILE N: cuts FILE to its first N bytes, or without its last -N
+// bytes when N is negative (a data file torn by a crash, a cut copy).
+func cutFile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: cutfile FILE N")
+	}
+	path := ts.MkAbs(args[0])
+	n, err := strconv.ParseInt(args[1], 10, 64)
+	ts.Check(err)
+	fi, err := os.Stat(path)
+	ts.Check(err)
+	if n < 0 {
+		n += fi.Size()
+	}
+	if n < 0 || n > fi.Size() {
+		ts.Fatalf("cannot cut %s (%d bytes) to %d bytes", args[0], fi.Size(), n)
+	}
+	ts.Check(os.Truncate(path, n))
+}

@@ -33,6 +33,7 @@ func newUpCmd() *cobra.Command {
 	var webhookAttempts int                          // --webhook-attempts
 	var webhookBackoff, webhookTimeout time.Duration // --webhook-backoff, --webhook-timeout
 	var publicURL string                             // --public-url
+	var allowDownload []string                       // --allow-download
 	var bodyTimeout, idleTimeout time.Duration       // --body-timeout, --idle-timeout
 	var chaos chaosFlags                             // --chaos, --seed (chaos.go)
 	var paymentWithin time.Duration                  // --payment-status-within
@@ -70,7 +71,7 @@ file is closed).`,
 			ui := newUpUI(cmd, headless) // the terminal UI, when stdout is a terminal (tui.go)
 			log := slog.New(slog.NewTextHandler(ui.logs(cmd.ErrOrStderr()), &slog.HandlerOptions{Level: level}))
 			cfg := sandbox.Config{Addr: addr, DataFile: data, Sync: syncPolicy, Headless: headless, HeaderPrefix: prefix,
-				PublicURL: publicURL, BodyTimeout: bodyTimeout, IdleTimeout: idleTimeout, Version: buildVersion()}
+				PublicURL: publicURL, BodyTimeout: bodyTimeout, IdleTimeout: idleTimeout, Version: buildVersion(), AllowDownload: allowDownload}
 			if bodyTimeout <= 0 || idleTimeout <= 0 {
 				return fail(cmd, "--body-timeout and --idle-timeout must be above 0")
 			}
@@ -183,6 +184,7 @@ file is closed).`,
 	f.StringVar(&scenarioFile, "scenario", "", "scenario file whose faults apply while serving (see sandbox scenario examples)"+envHelp("scenario"))
 	f.StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn, error"+envHelp("log-level"))
 	f.StringVar(&publicURL, "public-url", "", "URL clients reach the sandbox at when it runs behind a container port or a proxy (e.g. http://sandbox:8080); its host name is then answered too"+envHelp("public-url"))
+	f.StringSliceVar(&allowDownload, "allow-download", nil, "loopback addresses (host:port, comma-separated) that sourceUrl and batch-file downloads may reach; other addresses of this machine are refused"+envHelp("allow-download"))
 	chaos.add(f)
 	f.DurationVar(&bodyTimeout, "body-timeout", sandbox.DefaultBodyTimeout, "how long a request body may take to arrive; a stalled one answers 408 and the connection closes"+envHelp("body-timeout"))
 	f.DurationVar(&idleTimeout, "idle-timeout", sandbox.DefaultIdleTimeout, "how long an idle keep-alive connection stays open"+envHelp("idle-timeout"))

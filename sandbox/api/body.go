@@ -34,8 +34,7 @@ func (s *Server) readBody(next http.Handler) http.Handler {
 			return
 		}
 		if r.ContentLength > MaxBodyBytes {
-			w.Header().Set("Connection", "close")
-			s.writeError(w, r, tooLarge())
+			s.refuseTooLarge(w, r, 0)
 			return
 		}
 		rc := http.NewResponseController(w)
@@ -49,7 +48,7 @@ func (s *Server) readBody(next http.Handler) http.Handler {
 			} else {
 				// The rest of the body is not wanted: a deadline in the past
 				// makes net/http close the connection at once instead of
-				// waiting to discard it.
+				// waiting to discard it (refuseTooLarge drains it first).
 				_ = rc.SetReadDeadline(time.Now())
 			}
 		}
@@ -64,8 +63,7 @@ func (s *Server) readBody(next http.Handler) http.Handler {
 			s.writeError(w, r, sandbox.Unprocessable(sandbox.CodeInvalidJSON, "body", "The request body could not be read: %s.", bodyReadError(err)))
 			return
 		case len(raw) > MaxBodyBytes:
-			w.Header().Set("Connection", "close")
-			s.writeError(w, r, tooLarge())
+			s.refuseTooLarge(w, r, int64(len(raw)))
 			return
 		}
 		c.body, c.bodyRead = raw, true
@@ -73,6 +71,44 @@ func (s *Server) readBody(next http.Handler) http.Handler {
 		r.Body = io.NopCloser(bytes.NewReader(raw))
 		next.ServeHTTP(w, r)
 	})
+}
+
+// Bounds of the rest of an over-limit body that is read and discarded
+// after the 413, so that the client sees the answer (see refuseTooLarge).
+const (
+	drainBytes   = 4 * MaxBodyBytes
+	drainTimeout = 10 * time.Second
+)
+
+// refuseTooLarge answers 413 to a body over MaxBodyBytes, of which read
+// bytes were read. Most clients send the whole body before they read the
+// answer (no Expect: 100-continue); closing a connection with unread
+// bytes resets it, and such a client sees the reset, not the 413. So
+// the answer is sent first, then the rest of the body is read and
+// discarded, up to drainBytes within drainTimeout, and only then is the
+// connection closed. A client that waits for 100 Continue has not sent
+// its body: nothing to drain.
+func (s *Server) refuseTooLarge(w http.ResponseWriter, r *http.Request, read int64) {
+	w.Header().Set("Connection", "close")
+	rc := http.NewResponseController(w)
+	drain := !strings.EqualFold(r.Header.Get("Expect"), "100-continue") &&
+		(r.ContentLength < 0 || r.ContentLength-read <= drainBytes) &&
+		rc.EnableFullDuplex() == nil
+	s.writeError(w, r, tooLarge())
+	if !drain {
+		return
+	}
+	if rc.Flush() != nil {
+		return
+	}
+	timeout := drainTimeout
+	if s.bodyTimeout > 0 && s.bodyTimeout < timeout {
+		timeout = s.bodyTimeout
+	}
+	if rc.SetReadDeadline(time.Now().Add(timeout)) != nil {
+		return
+	}
+	_, _ = io.CopyN(io.Discard, r.Body, drainBytes)
 }
 
 func tooLarge() error {

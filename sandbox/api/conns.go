@@ -2,9 +2,12 @@ package api
 
 import (
 	"context"
+	"errors"
 	"net"
 	"net/http"
+	"sort"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -62,14 +65,22 @@ type guardedListener struct {
 }
 
 // Accept takes the next connection, making room for it first when the
-// cap is reached.
+// cap is reached. When accept fails for lack of file descriptors (the cap
+// is above what the process can open, or other files took them), idle
+// and half-open connections are closed at once and accept is tried
+// again, instead of net/http backing off while a flood holds every
+// descriptor until its header timeout.
 func (l *guardedListener) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if err != nil {
-		return nil, err
+	for tries := 0; ; tries++ {
+		c, err := l.Listener.Accept()
+		if err == nil {
+			l.g.add(c)
+			return c, nil
+		}
+		if tries >= 3 || !(errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE)) || l.g.shed() == 0 {
+			return nil, err
+		}
 	}
-	l.g.add(c)
-	return c, nil
 }
 
 func (g *ConnGuard) add(c net.Conn) {
@@ -85,6 +96,13 @@ func (g *ConnGuard) add(c net.Conn) {
 				victim = e
 			}
 		}
+		if victim == nil {
+			// A burst of new connections, none past its grace: the one
+			// that connected first and still sent nothing goes. A client
+			// that sends its request at once (a health check) is past
+			// StateNew long before a burst catches up with it.
+			victim = g.oldestNew()
+		}
 		if victim != nil {
 			delete(g.conns, victim.conn)
 			g.evicted++
@@ -95,6 +113,50 @@ func (g *ConnGuard) add(c net.Conn) {
 	if victim != nil {
 		_ = victim.conn.Close()
 	}
+}
+
+// oldestNew is the connection that has waited longest for its first
+// request; callers hold the lock.
+func (g *ConnGuard) oldestNew() *connEntry {
+	var old *connEntry
+	for _, e := range g.conns {
+		if e.state == http.StateNew && (old == nil || e.since.Before(old.since)) {
+			old = e
+		}
+	}
+	return old
+}
+
+// shed closes connections to free descriptors when accept ran out of
+// them: every evictable one, or else the oldest eighth of those that sent
+// nothing yet. It returns how many it closed.
+func (g *ConnGuard) shed() int {
+	g.mu.Lock()
+	now := time.Now()
+	var victims []*connEntry
+	for _, e := range g.conns {
+		if e.evictable(now) {
+			victims = append(victims, e)
+		}
+	}
+	if len(victims) == 0 {
+		for _, e := range g.conns {
+			if e.state == http.StateNew {
+				victims = append(victims, e)
+			}
+		}
+		sort.Slice(victims, func(i, j int) bool { return victims[i].since.Before(victims[j].since) })
+		victims = victims[:min(len(victims), max(len(victims)/8, 1))]
+	}
+	for _, e := range victims {
+		delete(g.conns, e.conn)
+	}
+	g.evicted += len(victims)
+	g.mu.Unlock()
+	for _, e := range victims {
+		_ = e.conn.Close()
+	}
+	return len(victims)
 }
 
 // headerGrace is how long a new connection may take to send its first

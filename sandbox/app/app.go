@@ -111,6 +111,14 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 	if a.Store, err = store.Open(store.Options{Path: cfg.DataFile, Sync: cfg.Sync, Clock: clock, Publisher: a.Bus}); err != nil {
 		return nil, err
 	}
+	if n := a.Store.Keys(); n > 0 && !seed.Seeded(a.Store) {
+		// Seeding writes everything and its mark in one transaction: a
+		// file with keys but no mark was cut inside it (at a command
+		// boundary, which no check can see) or is not a sandbox's. Seeding
+		// it again would fail on what is there, or mix two seeds.
+		return nil, fmt.Errorf("data file %s holds %d keys but not the mark a completed seeding writes: it was cut short or is not a sandbox's data file. "+
+			"The sandbox did not start and did not change the file; move it away to start afresh (`sandbox data check %s` shows what it holds)", cfg.DataFile, n, cfg.DataFile)
+	}
 	a.loader = newLoader(cfg.Fixtures, cfg.FixturesName, reg, a.Schemas, a.Catalogue)
 	// The embedded fixtures are validated against the schemas by the
 	// tests; skipping that at start keeps start-up fast. A folder given
@@ -188,6 +196,9 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 		return nil, fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
 	a.egress.Bind(a.listener.Addr(), cfg.PublicURL)
+	if err := a.egress.AllowDownloads(cfg.AllowDownload); err != nil {
+		return nil, err
+	}
 	a.Site.BaseURL = strings.TrimSuffix(cfg.PublicURL, "/")
 	if a.Site.BaseURL == "" {
 		a.Site.BaseURL = "http://" + ReachableAddr(a.listener.Addr())

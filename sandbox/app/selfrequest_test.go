@@ -19,7 +19,22 @@ import (
 // reset e-shop 1002 with a webhook.
 func TestNoRequestToItself(t *testing.T) {
 	f := loadFacts(t)
-	s := sandboxtest.New(t, sandbox.Config{})
+	// A receiver on another port that redirects into the control plane,
+	// and a page that is not an image; downloads reach them because they
+	// are allowed (--allow-download), webhooks without that.
+	var s *sandboxtest.Server
+	var received atomic.Int32
+	redirect := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		received.Add(1)
+		http.Redirect(w, r, s.URL+"/_sandbox/reset", http.StatusTemporaryRedirect)
+	}))
+	defer redirect.Close()
+	text := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		_, _ = w.Write([]byte("secret internal status page"))
+	}))
+	defer text.Close()
+	s = sandboxtest.New(t, sandbox.Config{AllowDownload: []string{redirect.Listener.Addr().String(), text.Listener.Addr().String()}})
 	port := s.URL[strings.LastIndexByte(s.URL, ':')+1:]
 	// A brand in e-shop 1002 shows whether anything reset the sandbox.
 	if r := s.Do(sandboxtest.Call{Method: "POST", Path: "/api/brands", PrivateToken: f.OtherToken, Body: `{"data":{"name":"Survivor"}}`}); r.Status != 201 {
@@ -56,13 +71,7 @@ func TestNoRequestToItself(t *testing.T) {
 		t.Errorf("webhook URL changed to the sandbox: %d %s", r.Status, r.Body)
 	}
 
-	// A receiver on another port that redirects into the control plane.
-	var received atomic.Int32
-	redirect := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		received.Add(1)
-		http.Redirect(w, r, s.URL+"/_sandbox/reset", http.StatusTemporaryRedirect)
-	}))
-	defer redirect.Close()
+	// The redirecting receiver as a webhook.
 	if r := s.Do(sandboxtest.Call{Method: "POST", Path: "/api/webhooks", PrivateToken: f.FullToken,
 		Body: `{"data":[{"event":"brand:create","url":"` + redirect.URL + `/hook"}]}`}); r.Status != 201 {
 		t.Fatalf("webhook to a redirecting receiver: %d %s", r.Status, r.Body)
@@ -83,11 +92,6 @@ func TestNoRequestToItself(t *testing.T) {
 	}
 
 	// Uploads: the sandbox's own address, a redirect into it, a non-image.
-	text := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain")
-		_, _ = w.Write([]byte("secret internal status page"))
-	}))
-	defer text.Close()
 	for _, tc := range []struct{ url, want string }{
 		{"http://localhost:" + port + "/_sandbox/eshops", "sandbox itself"},
 		{redirect.URL + "/image.png", "sandbox itself"},
@@ -131,5 +135,53 @@ func TestNoRequestToItself(t *testing.T) {
 	}
 	if !survives() {
 		t.Fatal("the sandbox was reset")
+	}
+}
+
+// TestUploadsRefuseOtherLoopbackPorts: a download (sourceUrl) from a
+// loopback port that sandbox up --allow-download does not name is
+// refused with one text whether something listens there or not, and a
+// redirect's target is never echoed (a closed port said "connection
+// refused", an open one answered, and a redirect to file:///etc/passwd
+// was quoted back).
+func TestUploadsRefuseOtherLoopbackPorts(t *testing.T) {
+	f := loadFacts(t)
+	open := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte("local admin page"))
+	}))
+	defer open.Close()
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closedURL := closed.URL
+	closed.Close()
+	redirect := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		target := map[string]string{"/to-file": "file:///etc/passwd", "/to-open": open.URL + "/secret-path"}[r.URL.Path]
+		w.Header().Set("Location", target)
+		w.WriteHeader(http.StatusFound)
+	}))
+	defer redirect.Close()
+	s := sandboxtest.New(t, sandbox.Config{AllowDownload: []string{redirect.Listener.Addr().String()}})
+
+	upload := func(u string) string {
+		t.Helper()
+		r := s.Do(sandboxtest.Call{Method: "POST", Path: "/api/system/file", PrivateToken: f.FullToken, Body: `{"data":{"sourceUrl":"` + u + `"}}`})
+		if r.Status != 400 || len(r.Env.Errors) != 1 || r.Env.Errors[0].Instance != "data.sourceUrl" {
+			t.Fatalf("upload from %s: %d %s", u, r.Status, r.Body)
+		}
+		return strings.ReplaceAll(r.Env.Errors[0].Message, u, "URL")
+	}
+	openMsg, closedMsg := upload(open.URL+"/x.png"), upload(closedURL+"/x.png")
+	if openMsg != closedMsg || !strings.Contains(openMsg, "--allow-download") {
+		t.Errorf("an open and a closed loopback port answer differently:\n open:   %s\n closed: %s", openMsg, closedMsg)
+	}
+	if upload("http://localhost:"+open.URL[strings.LastIndexByte(open.URL, ':')+1:]+"/x.png") != openMsg {
+		t.Error("localhost answers unlike 127.0.0.1")
+	}
+	for _, path := range []string{"/to-file", "/to-open"} {
+		msg := upload(redirect.URL + path)
+		for _, leak := range []string{"file:", "passwd", "secret-path", open.URL} {
+			if strings.Contains(msg, leak) {
+				t.Errorf("redirect %s: the message echoes its target: %s", path, msg)
+			}
+		}
 	}
 }

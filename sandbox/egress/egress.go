@@ -36,6 +36,7 @@ type Guard struct {
 	listenIP   net.IP // the listener's IP otherwise
 	publicHost string // lower-case host of --public-url ("" for none)
 	publicPort string
+	allowed    map[string]bool // loopback ip:port downloads may reach (see AllowDownloads)
 
 	// Internal, when set, names URLs the sandbox serves in-process without
 	// a request (the webhook inbox); Check lets them through.
@@ -163,6 +164,10 @@ func resolve(ctx context.Context, host string) ([]net.IP, error) {
 // too). follow says whether redirects are followed at all; timeout bounds
 // each request.
 func (g *Guard) Client(timeout time.Duration, follow bool) *http.Client {
+	return g.client(timeout, follow, false)
+}
+
+func (g *Guard) client(timeout time.Duration, follow, download bool) *http.Client {
 	dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second,
 		Control: func(_, address string, _ syscall.RawConn) error {
 			host, port, err := net.SplitHostPort(address)
@@ -172,6 +177,9 @@ func (g *Guard) Client(timeout time.Duration, follow bool) *http.Client {
 			p, _ := strconv.Atoi(port)
 			if ip := net.ParseIP(host); ip != nil && g.isSelfIP(ip, p) {
 				return fmt.Errorf("%s: %w", address, ErrSelf)
+			}
+			if ip := net.ParseIP(host); download && (ip == nil || g.loopbackRefused(ip, port)) {
+				return ErrLoopback // before connecting: a closed port and an open one answer alike
 			}
 			return nil
 		}}
@@ -198,6 +206,112 @@ func (g *Guard) Client(timeout time.Duration, follow bool) *http.Client {
 		}
 	} else {
 		c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	}
+	return c
+}
+
+// Downloads (sourceUrl, batch files) are stricter than webhooks and
+// add-on calls: a download's content comes back to the caller (an image
+// served, a batch's rows applied), so a download from another port of
+// this machine would read local services for whoever can call the API,
+// and a difference in the error text would tell an open port from a
+// closed one. Loopback addresses are refused unless the developer names
+// them (sandbox up --allow-download), before any connection is made,
+// with one text whatever listens there.
+
+// ErrLoopback is the error of a download from a loopback address that
+// was not allowed.
+var ErrLoopback = errors.New("it points at this machine (a loopback address); the sandbox downloads from this machine only from the addresses sandbox up --allow-download names")
+
+// AllowDownloads sets the loopback addresses (host:port; a name such as
+// localhost stands for each loopback address it resolves to) downloads
+// may reach.
+func (g *Guard) AllowDownloads(addrs []string) error {
+	allowed := map[string]bool{}
+	for _, a := range addrs {
+		a = strings.TrimSpace(a)
+		if a == "" {
+			continue
+		}
+		host, port, err := net.SplitHostPort(a)
+		if p, perr := strconv.Atoi(port); err != nil || perr != nil || p <= 0 || p > 65535 {
+			return fmt.Errorf("allowed download address %q: want host:port, such as 127.0.0.1:9000", a)
+		}
+		ips, err := resolve(context.Background(), host)
+		if err != nil {
+			return fmt.Errorf("allowed download address %q: %v", a, err)
+		}
+		for _, ip := range ips {
+			if !ip.IsLoopback() {
+				return fmt.Errorf("allowed download address %q: not a loopback address (other addresses need no allowance)", a)
+			}
+			allowed[net.JoinHostPort(ip.String(), port)] = true
+		}
+	}
+	g.mu.Lock()
+	g.allowed = allowed
+	g.mu.Unlock()
+	return nil
+}
+
+// loopbackRefused reports whether a download may not reach ip:port.
+func (g *Guard) loopbackRefused(ip net.IP, port string) bool {
+	if !ip.IsLoopback() && !ip.IsUnspecified() {
+		return false
+	}
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return !g.allowed[net.JoinHostPort(ip.String(), port)]
+}
+
+// CheckDownload is Check for a URL the sandbox downloads: it refuses
+// the sandbox itself (ErrSelf) and loopback addresses that were not
+// allowed (ErrLoopback).
+func (g *Guard) CheckDownload(ctx context.Context, rawURL string) error {
+	if err := g.Check(ctx, rawURL); err != nil {
+		return err
+	}
+	u, err := url.Parse(strings.TrimSpace(rawURL))
+	if err != nil || u.Host == "" || (g.Internal != nil && g.Internal(u)) {
+		return nil
+	}
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"https": "443"}[u.Scheme]
+		if port == "" {
+			port = "80"
+		}
+	}
+	ips, err := resolve(ctx, u.Hostname())
+	if err != nil {
+		return nil
+	}
+	for _, ip := range ips {
+		if g.loopbackRefused(ip, port) {
+			return ErrLoopback
+		}
+	}
+	return nil
+}
+
+// ErrRedirectScheme is the error of a download redirected to a URL that
+// is not http or https.
+var ErrRedirectScheme = errors.New("it redirects to a URL that is not http or https")
+
+// DownloadClient is Client for downloads: every connection, redirects
+// included, is refused when it would reach the sandbox itself or a
+// loopback address that was not allowed, and a redirect is followed only
+// to http and https.
+func (g *Guard) DownloadClient(timeout time.Duration) *http.Client {
+	c := g.client(timeout, true, true)
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
+			return ErrRedirectScheme
+		}
+		return g.CheckDownload(req.Context(), req.URL.String())
 	}
 	return c
 }

@@ -97,3 +97,37 @@ func TestClientRefusesRedirectsIntoTheSandbox(t *testing.T) {
 		t.Fatalf("the sandbox was reached %d times", hits)
 	}
 }
+
+// TestAllowDownloads: downloads reach a loopback address only when it is
+// named, by IP or by localhost; other addresses need no allowance and
+// cannot be named.
+func TestAllowDownloads(t *testing.T) {
+	g := &Guard{}
+	if err := g.AllowDownloads([]string{"localhost:9000", "127.0.0.1:9001"}); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, tc := range []struct {
+		url     string
+		refused bool
+	}{
+		{"http://127.0.0.1:9000/a.png", false},
+		{"http://[::1]:9000/a.png", false},
+		{"http://localhost:9001/a.png", true}, // [::1]:9001 was not named
+		{"http://127.0.0.1:9001/a.png", false},
+		{"http://127.0.0.1:9002/a.png", true},
+		{"http://127.0.0.9/a.png", true},
+		{"http://0.0.0.0:9000/a.png", true},
+		{"http://192.0.2.1:9002/a.png", false},
+	} {
+		err := g.CheckDownload(ctx, tc.url)
+		if refused := errors.Is(err, ErrLoopback); refused != tc.refused {
+			t.Errorf("%s: err %v, want refused %v", tc.url, err, tc.refused)
+		}
+	}
+	for _, bad := range []string{"192.0.2.1:80", "127.0.0.1", "127.0.0.1:0", "localhost:http"} {
+		if err := g.AllowDownloads([]string{bad}); err == nil {
+			t.Errorf("%q allowed", bad)
+		}
+	}
+}

@@ -29,9 +29,10 @@ type Fetcher struct {
 }
 
 // NewFetcher builds a fetcher whose requests never reach the sandbox
-// itself, redirects included.
+// itself, nor a loopback address that was not allowed, redirects
+// included (see egress.Guard.DownloadClient).
 func NewFetcher(g *egress.Guard, timeout time.Duration) *Fetcher {
-	return &Fetcher{Client: g.Client(timeout, true), Egress: g}
+	return &Fetcher{Client: g.DownloadClient(timeout), Egress: g}
 }
 
 // Fetch returns the content at rawURL, at most MaxDownload bytes.
@@ -45,7 +46,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) ([]byte, error) {
 		return nil, fmt.Errorf("%q is not an absolute http, https or data: URL", rawURL)
 	}
 	if f.Egress != nil {
-		if err := f.Egress.Check(ctx, rawURL); err != nil {
+		if err := f.Egress.CheckDownload(ctx, rawURL); err != nil {
 			return nil, fmt.Errorf("%q cannot be downloaded: %v", rawURL, err)
 		}
 	}
@@ -58,11 +59,18 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) ([]byte, error) {
 		client = http.DefaultClient
 	}
 	resp, err := client.Do(req)
-	if errors.Is(err, egress.ErrSelf) {
+	// The texts name the URL asked for and never where a redirect led,
+	// nor how a connection failed: a caller must not learn from them what
+	// listens on an address.
+	switch {
+	case errors.Is(err, egress.ErrSelf):
 		return nil, fmt.Errorf("download %s: it leads to the sandbox itself (a redirect or a name resolving to it); the sandbox never sends requests to its own address", rawURL)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("download %s: %v", rawURL, err)
+	case errors.Is(err, egress.ErrLoopback):
+		return nil, fmt.Errorf("download %s: %v", rawURL, egress.ErrLoopback)
+	case errors.Is(err, egress.ErrRedirectScheme):
+		return nil, fmt.Errorf("download %s: %v", rawURL, egress.ErrRedirectScheme)
+	case err != nil:
+		return nil, fmt.Errorf("download %s: no answer with the file (the address could not be reached, or did not answer in time)", rawURL)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {

@@ -27,7 +27,6 @@ type fileList struct {
 // URL), rejects non-images by content whatever their name, lists and
 // serves the images, and forgets them 7 days later by the clock.
 func TestUploadRetention(t *testing.T) {
-	e := evtest.Start(t, sandbox.Config{})
 	src := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, ".png") && !strings.Contains(r.URL.Path, "fake") {
 			_, _ = w.Write(pngBytes)
@@ -36,6 +35,8 @@ func TestUploadRetention(t *testing.T) {
 		_, _ = w.Write([]byte("<!DOCTYPE html><title>not an image</title>"))
 	}))
 	defer src.Close()
+	// A loopback image server is reached only when allowed (--allow-download).
+	e := evtest.Start(t, sandbox.Config{AllowDownload: []string{src.Listener.Addr().String()}})
 
 	r := e.Call("POST", "/api/system/file", map[string]any{"data": map[string]any{"sourceUrl": src.URL + "/img/tent.png"}})
 	if r.Status != 201 {

@@ -34,7 +34,7 @@ func (s *Service) checkFetchURLs(ctx context.Context, body map[string]any) error
 					field = at + "." + k
 				}
 				if u, ok := t[k].(string); ok && fetchedFields[k] {
-					if err := s.Fetcher.Egress.Check(ctx, u); err != nil {
+					if err := s.Fetcher.Egress.CheckDownload(ctx, u); err != nil {
 						return sandbox.Invalid(field, "Field %s: %q cannot be downloaded: %v.", field, u, err)
 					}
 					continue

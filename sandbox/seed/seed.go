@@ -104,9 +104,16 @@ func (l *Loader) Load(st *store.Store) (*Summary, error) {
 				return err
 			}
 		}
-		return tx.SetValue("seeded", "1")
+		return nil
 	})
 	if err != nil {
+		return nil, err
+	}
+	// The mark goes in a transaction of its own, after the seed: BuntDB
+	// writes the keys of one transaction in no fixed order, and a data
+	// file cut inside the seed must not hold the mark (a start refuses a
+	// file with keys and no mark).
+	if err := st.Update(func(tx *store.Tx) error { return tx.SetValue("seeded", "1") }); err != nil {
 		return nil, err
 	}
 	return sum, nil

@@ -9,6 +9,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"strconv"
 	"strings"
 	"sync"
@@ -78,6 +79,18 @@ func Open(opts Options) (*Store, error) {
 	if path == "" {
 		path = ":memory:"
 	}
+	if path != ":memory:" {
+		// Read the file first, read-only: BuntDB would cut a torn last
+		// command off the file, and names other damage without a place.
+		rep, err := Check(path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist): // a new file
+		case err != nil:
+			return nil, fmt.Errorf("open data file %s: %w", path, err)
+		case !rep.OK():
+			return nil, &DamagedError{Report: rep}
+		}
+	}
 	db, err := buntdb.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open data file %s: %w", path, err)
@@ -113,6 +126,17 @@ func Open(opts Options) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// Keys is the number of keys the database holds, records and the
+// store's own counters alike: 0 for a new data file.
+func (s *Store) Keys() int {
+	n := 0
+	_ = s.db.View(func(btx *buntdb.Tx) error {
+		n, _ = btx.Len()
+		return nil
+	})
+	return n
 }
 
 // Close flushes and closes the database file.
