@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/eshop-sandbox/sandbox/sandbox/seed"
 	"github.com/eshop-sandbox/sandbox/sandbox/store"
 )
 
@@ -22,11 +23,6 @@ func newDataCmd() *cobra.Command {
 	return cmd
 }
 
-// seededMark is the small value a completed seeding writes (see
-// seed.Loader.Load); a file with keys but without it was cut inside the
-// seeding.
-const seededMark = "seeded"
-
 // printReport writes what check found and reports whether the file is
 // sound and would start.
 func printReport(w io.Writer, rep *store.Report) bool {
@@ -35,7 +31,7 @@ func printReport(w io.Writer, rep *store.Report) bool {
 	for _, p := range rep.Problems() {
 		fmt.Fprintf(w, "  %s\n", p)
 	}
-	if rep.Keys > 0 && !rep.HasValue(seededMark) {
+	if rep.Keys > 0 && !rep.HasValue(seed.SeededMark) {
 		fmt.Fprintln(w, "  the mark a completed seeding writes is missing: the file was cut short or is not a sandbox's data file")
 		ok = false
 	}
@@ -112,7 +108,7 @@ sandbox on NEW once you accept the loss.`,
 				fmt.Fprintf(w, "record counts recomputed: %d\n", lost.Counters)
 			}
 			fmt.Fprintf(w, "wrote %d keys to %s\n", lost.Written, out)
-			if rep.Keys > 0 && !rep.HasValue(seededMark) {
+			if rep.Keys > 0 && !rep.HasValue(seed.SeededMark) {
 				return fail(cmd, "%s will not start: its seeding never completed; start afresh without it", out)
 			}
 			return nil

@@ -113,7 +113,7 @@ func (l *Loader) Load(st *store.Store) (*Summary, error) {
 	// writes the keys of one transaction in no fixed order, and a data
 	// file cut inside the seed must not hold the mark (a start refuses a
 	// file with keys and no mark).
-	if err := st.Update(func(tx *store.Tx) error { return tx.SetValue("seeded", "1") }); err != nil {
+	if err := st.Update(func(tx *store.Tx) error { return tx.SetValue(SeededMark, "1") }); err != nil {
 		return nil, err
 	}
 	return sum, nil
@@ -155,11 +155,15 @@ func (l *Loader) readAll() (*Summary, []*eshopFiles, error) {
 	return sum, loaded, nil
 }
 
+// SeededMark is the value a completed seeding writes last: a data file
+// with keys but without it was cut inside the seeding.
+const SeededMark = "seeded"
+
 // Seeded reports whether a store already holds seeded data (a persisted
 // data file), in which case the sandbox does not seed again.
 func Seeded(st *store.Store) bool {
 	ok := false
-	_ = st.View(func(tx *store.Tx) error { _, ok = tx.GetValue("seeded"); return nil })
+	_ = st.View(func(tx *store.Tx) error { _, ok = tx.GetValue(SeededMark); return nil })
 	return ok
 }
 
