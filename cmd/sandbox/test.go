@@ -15,6 +15,7 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/cmd/sandbox/internal/runner"
 	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/scenario"
 )
 
 func newTestCmd() *cobra.Command {
@@ -27,6 +28,7 @@ func newTestCmd() *cobra.Command {
 		// --payment-status-within
 		paymentWithin time.Duration
 		prefix        string // --header-prefix
+		parallel      int
 	)
 	cmd := &cobra.Command{
 		Use:   "test FILE|DIR...",
@@ -46,11 +48,21 @@ which also holds the run's fixtures and limits. The flag wins over the file.
 
 The runner sets ${SANDBOX_URL}, ${SANDBOX_BIN} (this program: the example
 scenarios start the built-in example add-on as ${SANDBOX_BIN} example-addon),
-${SANDBOX_HEADER_PREFIX}, ${ADDON_PORT}, ${ADDON_URL}, ${ESHOP_URL} and
-${SCENARIO_DIR}, and gives them to the add-on's command in its environment
+${SANDBOX_HEADER_PREFIX}, ${ADDON_PORT}, ${ADDON_URL}, ${ESHOP_URL},
+${SCENARIO_DIR} and ${SCENARIO_TMP} (a fresh empty folder per run, removed
+afterwards, for the add-on's files and database), and gives them to the add-on's command in its environment
 too; any other
 ${NAME} comes from --var NAME=VALUE or the environment, and a scenario that
 needs one nobody set fails before it starts, naming it.
+
+Scenario files run in parallel, each as above on a sandbox, add-on process,
+port and ${SCENARIO_TMP} folder of its own; the report still prints each
+scenario whole, in name order, as a run one at a time would. --parallel N
+caps how many run at once; the default, four per CPU core (at most 16), suits
+scenarios, which spend nearly all their time waiting (an add-on's back-off
+after a 429, latency faults, wait steps) and use a few percent of a core
+each. --parallel 1 runs one at a time: a scenario that passes alone and
+fails beside others has found state its add-on shares between runs.
 
 The exit code is 0 only when every step of every scenario passed. --junit
 writes JUnit XML (a test suite per scenario, a test case per step) for CI.
@@ -74,6 +86,9 @@ an add-on passes every time (a race that fails one run in ten shows up).`,
 			given, err := parseVars(vars)
 			if err != nil {
 				return fail(cmd, "%v", err)
+			}
+			if parallel < 1 {
+				return usageError(cmd, "--parallel %d: give 1 or more scenarios at once", parallel)
 			}
 			if count < 1 {
 				return usageError(cmd, "--count %d: give 1 or more runs per scenario", count)
@@ -100,21 +115,20 @@ an add-on passes every time (a race that fails one run in ten shows up).`,
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			out := cmd.OutOrStdout()
-			var results []*runner.Result
-		files:
+			var jobs []runner.Job
 			for _, f := range files {
 				for i := 1; i <= count; i++ {
-					res := runner.RunFile(ctx, f, opts)
-					if count > 1 {
-						res.Name += fmt.Sprintf(" (run %d of %d)", i, count)
-					}
-					runner.WriteText(out, res)
-					results = append(results, res)
-					if ctx.Err() != nil {
-						break files
-					}
+					jobs = append(jobs, runner.Job{File: f, Run: i, Of: count})
 				}
 			}
+			if _, fixed := given[scenario.VarAddonPort]; fixed && parallel != 1 {
+				// Every run would be told the same port.
+				fmt.Fprintf(cmd.ErrOrStderr(), "--var %s fixes one port for every run: running one scenario at a time (--parallel 1)\n", scenario.VarAddonPort)
+				parallel = 1
+			}
+			results := runner.RunSuite(ctx, jobs, opts, runner.SuiteOptions{Parallel: parallel}, func(res *runner.Result) {
+				runner.WriteText(out, res)
+			})
 			runner.WriteSummary(out, results)
 			if junit != "" {
 				var buf bytes.Buffer
@@ -143,6 +157,7 @@ an add-on passes every time (a race that fails one run in ten shows up).`,
 	f.BoolVar(&logs, "sandbox-log", false, "show the sandboxes' warnings and errors on stderr")
 	chaos.add(f)
 	f.StringVar(&prefix, "header-prefix", "", "brand word in header names and media types of every scenario's sandbox, for an add-on built on a client library that hard-codes its platform's word; default: the file's sandbox.headerPrefix, else "+sandbox.DefaultHeaderPrefix+envHelp("header-prefix"))
+	f.IntVar(&parallel, "parallel", runner.DefaultParallel(), "how many scenario runs at once, each on its own sandbox, add-on process and port; 1 runs them one after another"+envHelp("parallel"))
 	f.IntVar(&count, "count", 1, "run each scenario this many times, each on a fresh sandbox"+envHelp("count"))
 	f.DurationVar(&paymentWithin, "payment-status-within", sandbox.DefaultPaymentStatusWithin, "contract report: how long (sandbox clock) an add-on has between the payment result and the matching order status call"+envHelp("payment-status-within"))
 	return cmd

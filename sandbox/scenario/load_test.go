@@ -122,7 +122,7 @@ func TestParseProblems(t *testing.T) {
 		{"flow syntax", "name: x\nsteps:\n- [unclosed\n", []string{"bad.yaml:3:1: not valid YAML in the block that starts here: did not find expected ',' or ']'"}},
 		{"tab", "name: x\nsteps:\n  - wait: 1s\n\tfoo: 1\n", []string{"bad.yaml:3:", "not valid YAML: found a tab character"}},
 		{"duplicate key", "name: x\nname: y\n", []string{`bad.yaml:2:1: mapping key "name" already defined at line 1`}},
-		{"unknown top field", "name: x\nstepz: []\n", []string{`bad.yaml:2:1: unknown field "stepz"; known fields here: addon, clock, description, faults, fixtures, limits, name, seed, steps, strict`}},
+		{"unknown top field", "name: x\nstepz: []\n", []string{`bad.yaml:2:1: unknown field "stepz"; known fields here: addon, clock, description, faults, fixtures, limits, name, sandbox, seed, steps, strict`}},
 		{"unknown fault field", "name: x\nfaults:\n  - name: a\n    respnd: {status: 500}\n", []string{`bad.yaml:4:5: faults[0]: unknown field "respnd"`, "respond"}},
 		{"status as string", "name: x\nfaults:\n  - name: a\n    respond: {status: \"500\"}\n", []string{`bad.yaml:4:23: faults[0].respond.status: expected integer, but got string`}},
 		{"status not allowed", "name: x\nfaults:\n  - name: a\n    respond: {status: 418}\n", []string{`bad.yaml:4:23: faults[0].respond.status: value must be one of`}},

@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -133,6 +132,9 @@ type run struct {
 	vars    map[string]string
 	proc    *process
 	headers headerNames
+	// port is the add-on port this run holds (released when it stops),
+	// tmp its ${SCENARIO_TMP} folder (removed when it stops).
+	port, tmp string
 	// cursor marks the traffic logged before the last action step began;
 	// expectations look at what came after it.
 	cursorCalls, cursorDeliveries int
@@ -301,8 +303,10 @@ func (r *run) rel(p string) string {
 }
 
 // setVars fixes the ${VAR} values (scenario.RunnerVars): the sandbox's
-// URL and program, a free port for the add-on, its URL, the e-shop's and
-// the scenario's folder.
+// URL and program, a free port for the add-on (one no other run of this
+// process holds), its URL, the e-shop's, the scenario's folder and a
+// fresh empty folder of the run's own (${SCENARIO_TMP}), so runs side by
+// side never share a file.
 func (r *run) setVars() error {
 	program := r.opts.Program
 	if program == "" {
@@ -321,12 +325,20 @@ func (r *run) setVars() error {
 		r.vars[scenario.VarScenarioDir] = dir
 	}
 	if _, ok := r.vars[scenario.VarAddonPort]; !ok {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
+		p, err := freePort()
 		if err != nil {
 			return err
 		}
-		r.vars[scenario.VarAddonPort] = strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
-		_ = l.Close()
+		r.port = strconv.Itoa(p)
+		r.vars[scenario.VarAddonPort] = r.port
+	}
+	if _, ok := r.vars[scenario.VarScenarioTmp]; !ok {
+		dir, err := os.MkdirTemp("", "sandbox-scenario-")
+		if err != nil {
+			return fmt.Errorf("the scenario's folder ${%s}: %w", scenario.VarScenarioTmp, err)
+		}
+		r.tmp = dir
+		r.vars[scenario.VarScenarioTmp] = dir
 	}
 	if ad := r.sc.Addon; ad != nil {
 		if ad.Eshop != 0 {
@@ -523,6 +535,12 @@ func (r *run) stop(res *Result) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		_ = r.app.Close(ctx)
+	}
+	if r.tmp != "" {
+		_ = os.RemoveAll(r.tmp)
+	}
+	if r.port != "" {
+		releasePort(r.port)
 	}
 }
 
