@@ -29,6 +29,8 @@ func newTestCmd() *cobra.Command {
 		paymentWithin time.Duration
 		prefix        string // --header-prefix
 		parallel      int
+		runExpr       string // --run
+		failFast      bool
 	)
 	cmd := &cobra.Command{
 		Use:   "test FILE|DIR...",
@@ -67,11 +69,21 @@ fails beside others has found state its add-on shares between runs.
 The exit code is 0 only when every step of every scenario passed. --junit
 writes JUnit XML (a test suite per scenario, a test case per step) for CI.
 --count N runs each scenario N times, each on a fresh sandbox, to show that
-an add-on passes every time (a race that fails one run in ten shows up).`,
+an add-on passes every time (a race that fails one run in ten shows up).
+
+--run REGEXP picks scenarios as go test -run picks tests: by the file's name
+(without its folder) or the scenario's name; SCENARIO/STEP also picks steps
+by name (a step without one by its kind) and runs the steps up to the last
+one it picks, since a step builds on the ones before it. --fail-fast starts
+no new scenario after the first failure; the running ones finish and are
+reported.`,
 		Example: `  sandbox test scenarios/
   sandbox test my-addon.yaml --junit report.xml
   sandbox test --var ADDON_BIN=./bin/my-addon my-addon.yaml
   sandbox test --count 20 my-addon.yaml
+  sandbox test --run 'latency|locked' scenarios/            # by file name or scenario name
+  sandbox test --run 'fault-hold-lock/install' scenarios/   # a scenario up to its install step
+  sandbox test --fail-fast scenarios/
   sandbox test --header-prefix Acme my-addon.yaml   # an add-on whose client library says Acme-Access-Token`,
 		Args:              needArgs(1, "a scenario file or folder"),
 		ValidArgsFunction: completeScenarioFiles,
@@ -115,6 +127,24 @@ an add-on passes every time (a race that fails one run in ten shows up).`,
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			out := cmd.OutOrStdout()
+			if runExpr != "" {
+				filter, err := runner.ParseFilter(runExpr)
+				if err != nil {
+					return usageError(cmd, "%v", err)
+				}
+				opts.Steps = filter.Step
+				var picked []string
+				for _, f := range files {
+					sc, _ := scenario.Load(f) // a file that does not load is picked by its name and reported as it fails
+					if filter.Selects(f, sc) {
+						picked = append(picked, f)
+					}
+				}
+				if len(picked) == 0 {
+					return fail(cmd, "--run %q selects none of the %d scenario file(s)", runExpr, len(files))
+				}
+				files = picked
+			}
 			var jobs []runner.Job
 			for _, f := range files {
 				for i := 1; i <= count; i++ {
@@ -126,10 +156,13 @@ an add-on passes every time (a race that fails one run in ten shows up).`,
 				fmt.Fprintf(cmd.ErrOrStderr(), "--var %s fixes one port for every run: running one scenario at a time (--parallel 1)\n", scenario.VarAddonPort)
 				parallel = 1
 			}
-			results := runner.RunSuite(ctx, jobs, opts, runner.SuiteOptions{Parallel: parallel}, func(res *runner.Result) {
+			results := runner.RunSuite(ctx, jobs, opts, runner.SuiteOptions{Parallel: parallel, FailFast: failFast}, func(res *runner.Result) {
 				runner.WriteText(out, res)
 			})
 			runner.WriteSummary(out, results)
+			if n := len(jobs) - len(results); n > 0 && ctx.Err() == nil {
+				fmt.Fprintf(out, "  not run: %d scenario run(s), --fail-fast after the first failure\n", n)
+			}
 			if junit != "" {
 				var buf bytes.Buffer
 				if err := runner.WriteJUnit(&buf, results); err != nil {
@@ -158,6 +191,8 @@ an add-on passes every time (a race that fails one run in ten shows up).`,
 	chaos.add(f)
 	f.StringVar(&prefix, "header-prefix", "", "brand word in header names and media types of every scenario's sandbox, for an add-on built on a client library that hard-codes its platform's word; default: the file's sandbox.headerPrefix, else "+sandbox.DefaultHeaderPrefix+envHelp("header-prefix"))
 	f.IntVar(&parallel, "parallel", runner.DefaultParallel(), "how many scenario runs at once, each on its own sandbox, add-on process and port; 1 runs them one after another"+envHelp("parallel"))
+	f.StringVar(&runExpr, "run", "", "run only the scenarios whose file name or name matches this regular expression; SCENARIO/STEP also picks steps by name, running those up to the last one that matches"+envHelp("run"))
+	f.BoolVar(&failFast, "fail-fast", false, "start no new scenario after the first failure (the running ones finish and are reported)"+envHelp("fail-fast"))
 	f.IntVar(&count, "count", 1, "run each scenario this many times, each on a fresh sandbox"+envHelp("count"))
 	f.DurationVar(&paymentWithin, "payment-status-within", sandbox.DefaultPaymentStatusWithin, "contract report: how long (sandbox clock) an add-on has between the payment result and the matching order status call"+envHelp("payment-status-within"))
 	return cmd

@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -55,6 +56,11 @@ type Options struct {
 	// names, media type); it wins over a file's sandbox.headerPrefix. ""
 	// leaves it to the file, else Service.
 	HeaderPrefix string
+	// Steps, when set (sandbox test --run SCENARIO/STEP), selects steps by
+	// name: the steps up to the last one it matches run (the earlier ones
+	// are what it builds on); the ones after it neither run nor appear in
+	// the result.
+	Steps *regexp.Regexp
 }
 
 // DefaultStart is where a frozen clock starts when the scenario names no
@@ -158,9 +164,15 @@ func Run(ctx context.Context, sc *scenario.Scenario, opts Options) *Result {
 		r.skipAll(res, 0, "not run: the scenario could not start")
 		return res
 	}
-	failedAt := 0
+	failedAt, last := 0, len(sc.Steps)-1
+	if opts.Steps != nil {
+		last = lastSelected(sc, opts.Steps)
+	}
 	for i := range sc.Steps {
 		st := &sc.Steps[i]
+		if i > last { // not selected by --run: not reported, as go test -run leaves out a subtest
+			break
+		}
 		if failedAt > 0 {
 			res.Steps = append(res.Steps, r.skipped(i, st, fmt.Sprintf("not run: step %d failed", failedAt)))
 			continue
