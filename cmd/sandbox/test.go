@@ -31,6 +31,7 @@ func newTestCmd() *cobra.Command {
 		parallel      int
 		runExpr       string // --run
 		failFast      bool
+		jsonOut       bool // --json
 	)
 	cmd := &cobra.Command{
 		Use:   "test FILE|DIR...",
@@ -117,7 +118,11 @@ reported.`,
 			if opts.ChaosRate, opts.ChaosSeed, err = chaos.parse(); err != nil {
 				return usageError(cmd, "%v", err)
 			}
-			printChaos(cmd.OutOrStdout(), opts.ChaosRate, opts.ChaosSeed)
+			out, notes := cmd.OutOrStdout(), cmd.OutOrStdout()
+			if jsonOut { // stdout holds only the JSON lines
+				notes = cmd.ErrOrStderr()
+			}
+			printChaos(notes, opts.ChaosRate, opts.ChaosSeed)
 			if exe, err := os.Executable(); err == nil {
 				opts.Program = exe
 			}
@@ -126,7 +131,6 @@ reported.`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			out := cmd.OutOrStdout()
 			if runExpr != "" {
 				filter, err := runner.ParseFilter(runExpr)
 				if err != nil {
@@ -156,12 +160,22 @@ reported.`,
 				fmt.Fprintf(cmd.ErrOrStderr(), "--var %s fixes one port for every run: running one scenario at a time (--parallel 1)\n", scenario.VarAddonPort)
 				parallel = 1
 			}
+			began := time.Now()
 			results := runner.RunSuite(ctx, jobs, opts, runner.SuiteOptions{Parallel: parallel, FailFast: failFast}, func(res *runner.Result) {
-				runner.WriteText(out, res)
+				if jsonOut {
+					_ = runner.WriteEvents(out, runner.ScenarioEvents(res)...)
+				} else {
+					runner.WriteText(out, res)
+				}
 			})
-			runner.WriteSummary(out, results)
-			if n := len(jobs) - len(results); n > 0 && ctx.Err() == nil {
-				fmt.Fprintf(out, "  not run: %d scenario run(s), --fail-fast after the first failure\n", n)
+			notRun := len(jobs) - len(results)
+			if jsonOut {
+				_ = runner.WriteEvents(out, runner.SuiteEvent(results, notRun, time.Since(began)))
+			} else {
+				runner.WriteSummary(out, results)
+				if notRun > 0 && ctx.Err() == nil {
+					fmt.Fprintf(out, "  not run: %d scenario run(s), --fail-fast after the first failure\n", notRun)
+				}
 			}
 			if junit != "" {
 				var buf bytes.Buffer
@@ -171,7 +185,7 @@ reported.`,
 				if err := os.WriteFile(junit, buf.Bytes(), 0o644); err != nil {
 					return fail(cmd, "--junit: %v", err)
 				}
-				fmt.Fprintf(out, "JUnit report written to %s\n", junit)
+				fmt.Fprintf(notes, "JUnit report written to %s\n", junit)
 			}
 			for _, r := range results {
 				if !r.Passed {
@@ -193,6 +207,7 @@ reported.`,
 	f.IntVar(&parallel, "parallel", runner.DefaultParallel(), "how many scenario runs at once, each on its own sandbox, add-on process and port; 1 runs them one after another"+envHelp("parallel"))
 	f.StringVar(&runExpr, "run", "", "run only the scenarios whose file name or name matches this regular expression; SCENARIO/STEP also picks steps by name, running those up to the last one that matches"+envHelp("run"))
 	f.BoolVar(&failFast, "fail-fast", false, "start no new scenario after the first failure (the running ones finish and are reported)"+envHelp("fail-fast"))
+	f.BoolVar(&jsonOut, "json", false, "print one JSON object a line instead of the text report: each scenario's start, every step's result (expected, got, file line), its end with its duration, then the suite's end; schemas/"+runner.EventsSchema+" describes them"+envHelp("json"))
 	f.IntVar(&count, "count", 1, "run each scenario this many times, each on a fresh sandbox"+envHelp("count"))
 	f.DurationVar(&paymentWithin, "payment-status-within", sandbox.DefaultPaymentStatusWithin, "contract report: how long (sandbox clock) an add-on has between the payment result and the matching order status call"+envHelp("payment-status-within"))
 	return cmd

@@ -79,6 +79,7 @@ type Result struct {
 	Name     string        `json:"name"`
 	File     string        `json:"file"`
 	Passed   bool          `json:"passed"`
+	Started  time.Time     `json:"started"`
 	Duration time.Duration `json:"duration"`
 	// Setup is why the scenario could not start ("" when it could).
 	Setup    string             `json:"setup,omitempty"`
@@ -99,6 +100,8 @@ type StepResult struct {
 	Line     int           `json:"line,omitempty"`
 	Status   string        `json:"status"`
 	Duration time.Duration `json:"duration"`
+	// Ended is when the step ended (zero for a step not run).
+	Ended time.Time `json:"ended,omitzero"`
 	// Expected and Got explain a failure: what the step expected and what
 	// happened instead. Traffic lists the calls and deliveries that matter.
 	Expected string   `json:"expected,omitempty"`
@@ -117,10 +120,10 @@ type StepResult struct {
 func RunFile(ctx context.Context, path string, opts Options) *Result {
 	sc, err := scenario.Load(path)
 	if err != nil {
-		return &Result{Name: filepath.Base(path), File: path, Setup: err.Error(), Steps: []StepResult{}}
+		return &Result{Name: filepath.Base(path), File: path, Started: time.Now(), Setup: err.Error(), Steps: []StepResult{}}
 	}
 	if ps := append(sc.CheckVars(opts.Vars), sc.CheckAddons()...); len(ps) > 0 {
-		res := &Result{Name: sc.Name, File: path, Setup: ps.Error(), Steps: []StepResult{}}
+		res := &Result{Name: sc.Name, File: path, Started: time.Now(), Setup: ps.Error(), Steps: []StepResult{}}
 		(&run{sc: sc}).skipAll(res, 0, "not run: the scenario could not start")
 		return res
 	}
@@ -152,7 +155,7 @@ type run struct {
 // Run runs a parsed scenario on a fresh sandbox.
 func Run(ctx context.Context, sc *scenario.Scenario, opts Options) *Result {
 	began := time.Now()
-	res := &Result{Name: sc.Name, File: sc.File, Steps: []StepResult{}}
+	res := &Result{Name: sc.Name, File: sc.File, Started: began, Steps: []StepResult{}}
 	if opts.DefaultWithin <= 0 {
 		opts.DefaultWithin = 10 * time.Second
 	}
