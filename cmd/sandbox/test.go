@@ -32,6 +32,7 @@ func newTestCmd() *cobra.Command {
 		runExpr       string // --run
 		failFast      bool
 		jsonOut       bool // --json
+		annotateMode  string
 	)
 	cmd := &cobra.Command{
 		Use:   "test FILE|DIR...",
@@ -77,7 +78,14 @@ an add-on passes every time (a race that fails one run in ten shows up).
 by name (a step without one by its kind) and runs the steps up to the last
 one it picks, since a step builds on the ones before it. --fail-fast starts
 no new scenario after the first failure; the running ones finish and are
-reported.`,
+reported.
+
+--json prints one JSON object a line instead of the text report
+(schemas/test-events.schema.json). In GitHub Actions (GITHUB_ACTIONS=true, or
+--annotate github anywhere) every failing step also prints an error
+annotation at its line in the scenario file, which the pull request shows
+on that line, and when GITHUB_STEP_SUMMARY is set a Markdown table of the
+scenarios (result, steps, duration, first failure) is added to it.`,
 		Example: `  sandbox test scenarios/
   sandbox test my-addon.yaml --junit report.xml
   sandbox test --var ADDON_BIN=./bin/my-addon my-addon.yaml
@@ -99,6 +107,15 @@ reported.`,
 			given, err := parseVars(vars)
 			if err != nil {
 				return fail(cmd, "%v", err)
+			}
+			switch annotateMode {
+			case "":
+				if os.Getenv("GITHUB_ACTIONS") == "true" {
+					annotateMode = "github"
+				}
+			case "github", "none":
+			default:
+				return usageError(cmd, "--annotate %q: give github or none", annotateMode)
 			}
 			if parallel < 1 {
 				return usageError(cmd, "--parallel %d: give 1 or more scenarios at once", parallel)
@@ -167,6 +184,9 @@ reported.`,
 				} else {
 					runner.WriteText(out, res)
 				}
+				if annotateMode == "github" {
+					runner.WriteAnnotations(notes, res)
+				}
 			})
 			notRun := len(jobs) - len(results)
 			if jsonOut {
@@ -175,6 +195,11 @@ reported.`,
 				runner.WriteSummary(out, results)
 				if notRun > 0 && ctx.Err() == nil {
 					fmt.Fprintf(out, "  not run: %d scenario run(s), --fail-fast after the first failure\n", notRun)
+				}
+			}
+			if p := os.Getenv("GITHUB_STEP_SUMMARY"); p != "" {
+				if err := appendStepSummary(p, results, notRun); err != nil {
+					fmt.Fprintf(cmd.ErrOrStderr(), "GITHUB_STEP_SUMMARY: %v\n", err)
 				}
 			}
 			if junit != "" {
@@ -208,9 +233,26 @@ reported.`,
 	f.StringVar(&runExpr, "run", "", "run only the scenarios whose file name or name matches this regular expression; SCENARIO/STEP also picks steps by name, running those up to the last one that matches"+envHelp("run"))
 	f.BoolVar(&failFast, "fail-fast", false, "start no new scenario after the first failure (the running ones finish and are reported)"+envHelp("fail-fast"))
 	f.BoolVar(&jsonOut, "json", false, "print one JSON object a line instead of the text report: each scenario's start, every step's result (expected, got, file line), its end with its duration, then the suite's end; schemas/"+runner.EventsSchema+" describes them"+envHelp("json"))
+	f.StringVar(&annotateMode, "annotate", "", "github: print a GitHub Actions error annotation for every failing step, at its line in the scenario file (the default when GITHUB_ACTIONS=true); none: never"+envHelp("annotate"))
 	f.IntVar(&count, "count", 1, "run each scenario this many times, each on a fresh sandbox"+envHelp("count"))
 	f.DurationVar(&paymentWithin, "payment-status-within", sandbox.DefaultPaymentStatusWithin, "contract report: how long (sandbox clock) an add-on has between the payment result and the matching order status call"+envHelp("payment-status-within"))
 	return cmd
+}
+
+// appendStepSummary adds the results' Markdown table to the GitHub
+// Actions job summary file.
+func appendStepSummary(path string, results []*runner.Result, notRun int) error {
+	var buf bytes.Buffer
+	runner.WriteStepSummary(&buf, results, notRun)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(buf.Bytes()); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // parseVars reads repeated --var NAME=VALUE flags.
