@@ -33,6 +33,7 @@ func newTestCmd() *cobra.Command {
 		failFast      bool
 		jsonOut       bool // --json
 		annotateMode  string
+		shard         string // --shard K/N
 	)
 	cmd := &cobra.Command{
 		Use:   "test FILE|DIR...",
@@ -80,6 +81,12 @@ one it picks, since a step builds on the ones before it. --fail-fast starts
 no new scenario after the first failure; the running ones finish and are
 reported.
 
+--shard K/N runs the K-th of N parts of the files, so N CI jobs share a
+suite. The split depends only on each file's path relative to the folder
+argument it came from (rendezvous hashing with bounded loads): every job
+computes the same one, the parts differ in size by at most one file, the N
+parts together hold every file once, and adding a file moves few others.
+
 --json prints one JSON object a line instead of the text report
 (schemas/test-events.schema.json). In GitHub Actions (GITHUB_ACTIONS=true, or
 --annotate github anywhere) every failing step also prints an error
@@ -93,6 +100,7 @@ scenarios (result, steps, duration, first failure) is added to it.`,
   sandbox test --run 'latency|locked' scenarios/            # by file name or scenario name
   sandbox test --run 'fault-hold-lock/install' scenarios/   # a scenario up to its install step
   sandbox test --fail-fast scenarios/
+  sandbox test --shard 2/4 --junit report-2.xml scenarios/   # the second of four CI jobs
   sandbox test --header-prefix Acme my-addon.yaml   # an add-on whose client library says Acme-Access-Token`,
 		Args:              needArgs(1, "a scenario file or folder"),
 		ValidArgsFunction: completeScenarioFiles,
@@ -100,9 +108,24 @@ scenarios (result, steps, duration, first failure) is added to it.`,
 			return bindEnv(cmd)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			files, err := scenarioFiles(args)
+			files, keys, err := scenarioFileKeys(args)
 			if err != nil {
 				return fail(cmd, "%v", err)
+			}
+			if shard != "" {
+				k, n, err := runner.ParseShard(shard)
+				if err != nil {
+					return usageError(cmd, "%v", err)
+				}
+				var part []string
+				for _, i := range runner.InShard(keys, k, n) {
+					part = append(part, files[i])
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "shard %d/%d: %d of the %d scenario file(s)\n", k, n, len(part), len(files))
+				if len(part) == 0 { // more shards than files: this one has nothing to do
+					return nil
+				}
+				files = part
 			}
 			given, err := parseVars(vars)
 			if err != nil {
@@ -162,6 +185,10 @@ scenarios (result, steps, duration, first failure) is added to it.`,
 					}
 				}
 				if len(picked) == 0 {
+					if shard != "" { // another shard may hold them
+						fmt.Fprintf(cmd.ErrOrStderr(), "--run %q selects none of this shard's %d scenario file(s)\n", runExpr, len(files))
+						return nil
+					}
 					return fail(cmd, "--run %q selects none of the %d scenario file(s)", runExpr, len(files))
 				}
 				files = picked
@@ -234,6 +261,7 @@ scenarios (result, steps, duration, first failure) is added to it.`,
 	f.BoolVar(&failFast, "fail-fast", false, "start no new scenario after the first failure (the running ones finish and are reported)"+envHelp("fail-fast"))
 	f.BoolVar(&jsonOut, "json", false, "print one JSON object a line instead of the text report: each scenario's start, every step's result (expected, got, file line), its end with its duration, then the suite's end; schemas/"+runner.EventsSchema+" describes them"+envHelp("json"))
 	f.StringVar(&annotateMode, "annotate", "", "github: print a GitHub Actions error annotation for every failing step, at its line in the scenario file (the default when GITHUB_ACTIONS=true); none: never"+envHelp("annotate"))
+	f.StringVar(&shard, "shard", "", "K/N: run only the K-th of N parts of the scenario files, for a CI matrix of N jobs; the N parts together run every file once"+envHelp("shard"))
 	f.IntVar(&count, "count", 1, "run each scenario this many times, each on a fresh sandbox"+envHelp("count"))
 	f.DurationVar(&paymentWithin, "payment-status-within", sandbox.DefaultPaymentStatusWithin, "contract report: how long (sandbox clock) an add-on has between the payment result and the matching order status call"+envHelp("payment-status-within"))
 	return cmd
@@ -271,14 +299,24 @@ func parseVars(vars []string) (map[string]string, error) {
 // scenarioFiles expands the arguments: files as given, folders to their
 // *.yaml and *.yml files in name order.
 func scenarioFiles(args []string) ([]string, error) {
-	var out []string
+	files, _, err := scenarioFileKeys(args)
+	return files, err
+}
+
+// scenarioFileKeys is scenarioFiles with each file's key for --shard: its
+// path relative to the folder argument it was found in (slash-separated),
+// or the name of a file given as such, so the split is the same wherever
+// the repository is checked out.
+func scenarioFileKeys(args []string) ([]string, []string, error) {
+	var out, keys []string
 	for _, a := range args {
 		st, err := os.Stat(a)
 		if err != nil {
-			return nil, fmt.Errorf("%s: no such file or folder", a)
+			return nil, nil, fmt.Errorf("%s: no such file or folder", a)
 		}
 		if !st.IsDir() {
 			out = append(out, a)
+			keys = append(keys, filepath.Base(a))
 			continue
 		}
 		var found []string
@@ -292,13 +330,20 @@ func scenarioFiles(args []string) ([]string, error) {
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if len(found) == 0 {
-			return nil, fmt.Errorf("%s: no scenario files (*.yaml, *.yml) in this folder", a)
+			return nil, nil, fmt.Errorf("%s: no scenario files (*.yaml, *.yml) in this folder", a)
 		}
 		sort.Strings(found)
-		out = append(out, found...)
+		for _, p := range found {
+			rel, err := filepath.Rel(a, p)
+			if err != nil {
+				rel = p
+			}
+			out = append(out, p)
+			keys = append(keys, filepath.ToSlash(rel))
+		}
 	}
-	return out, nil
+	return out, keys, nil
 }
