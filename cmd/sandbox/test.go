@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -34,6 +36,8 @@ func newTestCmd() *cobra.Command {
 		jsonOut       bool // --json
 		annotateMode  string
 		shard         string // --shard K/N
+		watch         bool
+		watchDirs     []string
 	)
 	cmd := &cobra.Command{
 		Use:   "test FILE|DIR...",
@@ -87,6 +91,11 @@ argument it came from (rendezvous hashing with bounded loads): every job
 computes the same one, the parts differ in size by at most one file, the N
 parts together hold every file once, and adding a file moves few others.
 
+--watch is the developer's loop: it runs the scenarios, then runs a scenario
+again whenever its file changes, and all of them whenever a file under a
+--watch-dir folder (the add-on's source) changes, until Ctrl-C. It polls
+modification times twice a second.
+
 --json prints one JSON object a line instead of the text report
 (schemas/test-events.schema.json). In GitHub Actions (GITHUB_ACTIONS=true, or
 --annotate github anywhere) every failing step also prints an error
@@ -101,6 +110,7 @@ scenarios (result, steps, duration, first failure) is added to it.`,
   sandbox test --run 'fault-hold-lock/install' scenarios/   # a scenario up to its install step
   sandbox test --fail-fast scenarios/
   sandbox test --shard 2/4 --junit report-2.xml scenarios/   # the second of four CI jobs
+  sandbox test --watch --watch-dir ./src my-addon.yaml     # re-run on every save, until Ctrl-C
   sandbox test --header-prefix Acme my-addon.yaml   # an add-on whose client library says Acme-Access-Token`,
 		Args:              needArgs(1, "a scenario file or folder"),
 		ValidArgsFunction: completeScenarioFiles,
@@ -108,25 +118,6 @@ scenarios (result, steps, duration, first failure) is added to it.`,
 			return bindEnv(cmd)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			files, keys, err := scenarioFileKeys(args)
-			if err != nil {
-				return fail(cmd, "%v", err)
-			}
-			if shard != "" {
-				k, n, err := runner.ParseShard(shard)
-				if err != nil {
-					return usageError(cmd, "%v", err)
-				}
-				var part []string
-				for _, i := range runner.InShard(keys, k, n) {
-					part = append(part, files[i])
-				}
-				fmt.Fprintf(cmd.ErrOrStderr(), "shard %d/%d: %d of the %d scenario file(s)\n", k, n, len(part), len(files))
-				if len(part) == 0 { // more shards than files: this one has nothing to do
-					return nil
-				}
-				files = part
-			}
 			given, err := parseVars(vars)
 			if err != nil {
 				return fail(cmd, "%v", err)
@@ -154,90 +145,167 @@ scenarios (result, steps, duration, first failure) is added to it.`,
 					return usageError(cmd, "--header-prefix: %v", err)
 				}
 			}
+			shardK, shardN := 0, 0
+			if shard != "" {
+				if shardK, shardN, err = runner.ParseShard(shard); err != nil {
+					return usageError(cmd, "%v", err)
+				}
+			}
+			var filter *runner.Filter
+			if runExpr != "" {
+				if filter, err = runner.ParseFilter(runExpr); err != nil {
+					return usageError(cmd, "%v", err)
+				}
+			}
+			if len(watchDirs) > 0 && !watch {
+				return usageError(cmd, "--watch-dir: give --watch too")
+			}
 			opts := runner.Options{Vars: given, Version: buildVersion(), PaymentStatusWithin: paymentWithin, HeaderPrefix: prefix}
+			if filter != nil {
+				opts.Steps = filter.Step
+			}
 			if opts.ChaosRate, opts.ChaosSeed, err = chaos.parse(); err != nil {
 				return usageError(cmd, "%v", err)
 			}
-			out, notes := cmd.OutOrStdout(), cmd.OutOrStdout()
+			out, notes, errw := cmd.OutOrStdout(), cmd.OutOrStdout(), cmd.ErrOrStderr()
 			if jsonOut { // stdout holds only the JSON lines
-				notes = cmd.ErrOrStderr()
+				notes = errw
 			}
 			printChaos(notes, opts.ChaosRate, opts.ChaosSeed)
 			if exe, err := os.Executable(); err == nil {
 				opts.Program = exe
 			}
 			if logs {
-				opts.Log = cmd.ErrOrStderr()
-			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			if runExpr != "" {
-				filter, err := runner.ParseFilter(runExpr)
-				if err != nil {
-					return usageError(cmd, "%v", err)
-				}
-				opts.Steps = filter.Step
-				var picked []string
-				for _, f := range files {
-					sc, _ := scenario.Load(f) // a file that does not load is picked by its name and reported as it fails
-					if filter.Selects(f, sc) {
-						picked = append(picked, f)
-					}
-				}
-				if len(picked) == 0 {
-					if shard != "" { // another shard may hold them
-						fmt.Fprintf(cmd.ErrOrStderr(), "--run %q selects none of this shard's %d scenario file(s)\n", runExpr, len(files))
-						return nil
-					}
-					return fail(cmd, "--run %q selects none of the %d scenario file(s)", runExpr, len(files))
-				}
-				files = picked
-			}
-			var jobs []runner.Job
-			for _, f := range files {
-				for i := 1; i <= count; i++ {
-					jobs = append(jobs, runner.Job{File: f, Run: i, Of: count})
-				}
+				opts.Log = errw
 			}
 			if _, fixed := given[scenario.VarAddonPort]; fixed && parallel != 1 {
 				// Every run would be told the same port.
-				fmt.Fprintf(cmd.ErrOrStderr(), "--var %s fixes one port for every run: running one scenario at a time (--parallel 1)\n", scenario.VarAddonPort)
+				fmt.Fprintf(errw, "--var %s fixes one port for every run: running one scenario at a time (--parallel 1)\n", scenario.VarAddonPort)
 				parallel = 1
 			}
-			began := time.Now()
-			results := runner.RunSuite(ctx, jobs, opts, runner.SuiteOptions{Parallel: parallel, FailFast: failFast}, func(res *runner.Result) {
+
+			// pick lists the files to run: the arguments expanded, this
+			// shard's part of them, those --run selects. none says why
+			// there are none ("" when there are).
+			pick := func() (files []string, none string, err error) {
+				files, keys, err := scenarioFileKeys(args)
+				if err != nil {
+					return nil, "", err
+				}
+				if shardN > 0 {
+					var part []string
+					for _, i := range runner.InShard(keys, shardK, shardN) {
+						part = append(part, files[i])
+					}
+					fmt.Fprintf(errw, "shard %d/%d: %d of the %d scenario file(s)\n", shardK, shardN, len(part), len(files))
+					if len(part) == 0 { // more shards than files: this one has nothing to do
+						return nil, "shard", nil
+					}
+					files = part
+				}
+				if filter != nil {
+					var picked []string
+					for _, f := range files {
+						sc, _ := scenario.Load(f) // a file that does not load is picked by its name and reported as it fails
+						if filter.Selects(f, sc) {
+							picked = append(picked, f)
+						}
+					}
+					if len(picked) == 0 {
+						return nil, fmt.Sprintf("--run %q selects none of the %d scenario file(s)", runExpr, len(files)), nil
+					}
+					files = picked
+				}
+				return files, "", nil
+			}
+
+			// suite runs the files and reports them (text or JSON, the
+			// annotations, the job summary, JUnit) and returns the results.
+			suite := func(ctx context.Context, files []string) ([]*runner.Result, error) {
+				var jobs []runner.Job
+				for _, f := range files {
+					for i := 1; i <= count; i++ {
+						jobs = append(jobs, runner.Job{File: f, Run: i, Of: count})
+					}
+				}
+				began := time.Now()
+				results := runner.RunSuite(ctx, jobs, opts, runner.SuiteOptions{Parallel: parallel, FailFast: failFast}, func(res *runner.Result) {
+					if jsonOut {
+						_ = runner.WriteEvents(out, runner.ScenarioEvents(res)...)
+					} else {
+						runner.WriteText(out, res)
+					}
+					if annotateMode == "github" {
+						runner.WriteAnnotations(notes, res)
+					}
+				})
+				notRun := len(jobs) - len(results)
 				if jsonOut {
-					_ = runner.WriteEvents(out, runner.ScenarioEvents(res)...)
+					_ = runner.WriteEvents(out, runner.SuiteEvent(results, notRun, time.Since(began)))
 				} else {
-					runner.WriteText(out, res)
+					runner.WriteSummary(out, results)
+					if notRun > 0 && ctx.Err() == nil {
+						fmt.Fprintf(out, "  not run: %d scenario run(s), --fail-fast after the first failure\n", notRun)
+					}
 				}
-				if annotateMode == "github" {
-					runner.WriteAnnotations(notes, res)
+				if p := os.Getenv("GITHUB_STEP_SUMMARY"); p != "" {
+					if err := appendStepSummary(p, results, notRun); err != nil {
+						fmt.Fprintf(errw, "GITHUB_STEP_SUMMARY: %v\n", err)
+					}
 				}
-			})
-			notRun := len(jobs) - len(results)
-			if jsonOut {
-				_ = runner.WriteEvents(out, runner.SuiteEvent(results, notRun, time.Since(began)))
-			} else {
-				runner.WriteSummary(out, results)
-				if notRun > 0 && ctx.Err() == nil {
-					fmt.Fprintf(out, "  not run: %d scenario run(s), --fail-fast after the first failure\n", notRun)
+				if junit != "" {
+					var buf bytes.Buffer
+					if err := runner.WriteJUnit(&buf, results); err != nil {
+						return results, fmt.Errorf("--junit: %v", err)
+					}
+					if err := os.WriteFile(junit, buf.Bytes(), 0o644); err != nil {
+						return results, fmt.Errorf("--junit: %v", err)
+					}
+					fmt.Fprintf(notes, "JUnit report written to %s\n", junit)
 				}
+				return results, nil
 			}
-			if p := os.Getenv("GITHUB_STEP_SUMMARY"); p != "" {
-				if err := appendStepSummary(p, results, notRun); err != nil {
-					fmt.Fprintf(cmd.ErrOrStderr(), "GITHUB_STEP_SUMMARY: %v\n", err)
+
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			if watch {
+				w := runner.Watch{
+					Dirs: watchDirs,
+					Files: func() ([]string, error) {
+						files, none, err := pick()
+						if err == nil && none != "" && none != "shard" {
+							err = errors.New(none)
+						}
+						return files, err
+					},
+					Run: func(ctx context.Context, files []string) {
+						if _, err := suite(ctx, files); err != nil {
+							fmt.Fprintf(errw, "%v\n", err)
+						}
+						fmt.Fprintf(notes, "watching %d scenario file(s)%s for changes; Ctrl-C stops\n", len(files), watchedDirs(watchDirs))
+					},
+					Failed: func(err error) { fmt.Fprintf(errw, "%v\n", err) },
 				}
+				if err := w.Loop(ctx); err != nil {
+					return fail(cmd, "%v", err)
+				}
+				return nil
 			}
-			if junit != "" {
-				var buf bytes.Buffer
-				if err := runner.WriteJUnit(&buf, results); err != nil {
-					return fail(cmd, "--junit: %v", err)
-				}
-				if err := os.WriteFile(junit, buf.Bytes(), 0o644); err != nil {
-					return fail(cmd, "--junit: %v", err)
-				}
-				fmt.Fprintf(notes, "JUnit report written to %s\n", junit)
+			files, none, err := pick()
+			switch {
+			case err != nil:
+				return fail(cmd, "%v", err)
+			case none == "shard":
+				return nil
+			case none != "" && shardN > 0: // another shard may hold them
+				fmt.Fprintf(errw, "%s in this shard\n", none)
+				return nil
+			case none != "":
+				return fail(cmd, "%s", none)
+			}
+			results, err := suite(ctx, files)
+			if err != nil {
+				return fail(cmd, "%v", err)
 			}
 			for _, r := range results {
 				if !r.Passed {
@@ -262,9 +330,19 @@ scenarios (result, steps, duration, first failure) is added to it.`,
 	f.BoolVar(&jsonOut, "json", false, "print one JSON object a line instead of the text report: each scenario's start, every step's result (expected, got, file line), its end with its duration, then the suite's end; schemas/"+runner.EventsSchema+" describes them"+envHelp("json"))
 	f.StringVar(&annotateMode, "annotate", "", "github: print a GitHub Actions error annotation for every failing step, at its line in the scenario file (the default when GITHUB_ACTIONS=true); none: never"+envHelp("annotate"))
 	f.StringVar(&shard, "shard", "", "K/N: run only the K-th of N parts of the scenario files, for a CI matrix of N jobs; the N parts together run every file once"+envHelp("shard"))
+	f.BoolVar(&watch, "watch", false, "run the scenarios, then again each scenario whose file changes (all of them when a file under --watch-dir changes), until Ctrl-C")
+	f.StringArrayVar(&watchDirs, "watch-dir", nil, "with --watch: a folder (the add-on's source) whose every change re-runs all the scenarios (repeatable)")
 	f.IntVar(&count, "count", 1, "run each scenario this many times, each on a fresh sandbox"+envHelp("count"))
 	f.DurationVar(&paymentWithin, "payment-status-within", sandbox.DefaultPaymentStatusWithin, "contract report: how long (sandbox clock) an add-on has between the payment result and the matching order status call"+envHelp("payment-status-within"))
 	return cmd
+}
+
+// watchedDirs names the --watch-dir folders in the watch message.
+func watchedDirs(dirs []string) string {
+	if len(dirs) == 0 {
+		return ""
+	}
+	return " and " + strings.Join(dirs, ", ")
 }
 
 // appendStepSummary adds the results' Markdown table to the GitHub
