@@ -59,10 +59,10 @@ The runner sets ${SANDBOX_URL}, ${SANDBOX_BIN} (this program: the example
 scenarios start the built-in example add-on as ${SANDBOX_BIN} example-addon),
 ${SANDBOX_HEADER_PREFIX}, ${ADDON_PORT}, ${ADDON_URL}, ${ESHOP_URL},
 ${SCENARIO_DIR} and ${SCENARIO_TMP} (a fresh empty folder per run, removed
-afterwards, for the add-on's files and database), and gives them to the add-on's command in its environment
-too; any other
-${NAME} comes from --var NAME=VALUE or the environment, and a scenario that
-needs one nobody set fails before it starts, naming it.
+afterwards, for the add-on's files and database), and gives them to the
+add-on's command in its environment too; any other ${NAME} comes from --var
+NAME=VALUE or the environment, and a scenario that needs one nobody set
+fails before it starts, naming it.
 
 Scenario files run in parallel, each as above on a sandbox, add-on process,
 port and ${SCENARIO_TMP} folder of its own; the report still prints each

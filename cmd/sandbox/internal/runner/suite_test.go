@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -125,5 +126,30 @@ func TestScenarioTmpIsolatesRuns(t *testing.T) {
 				t.Errorf("the failure does not show the add-on's complaint:\n%s", out.String())
 			}
 		})
+	}
+}
+
+// TestFreePortsAreNotHandedOutTwice: a port handed to a run is not handed
+// to another until the run gives it back, although its probe listener is
+// closed at once (the kernel may offer it again).
+func TestFreePortsAreNotHandedOutTwice(t *testing.T) {
+	held := map[int]bool{}
+	for i := 0; i < 200; i++ {
+		p, err := freePort()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if held[p] {
+			t.Fatalf("port %d handed out twice", p)
+		}
+		held[p] = true
+	}
+	for p := range held {
+		releasePort(strconv.Itoa(p))
+	}
+	ports.Lock()
+	defer ports.Unlock()
+	if len(ports.taken) != 0 {
+		t.Fatalf("%d ports still held after release", len(ports.taken))
 	}
 }
