@@ -60,7 +60,9 @@ lint:
 schemas:
 	$(GO) run ./cmd/schemagen -reference ../shared/reference/api.json -out schemas
 
-# Go micro-benchmarks, then the end-to-end table (cmd/benchmark): start-up,
+# Go micro-benchmarks, then the end-to-end table (cmd/benchmark): the
+# built-in scenarios through sandbox test one at a time and at the default
+# --parallel (target: at most a quarter of the time), start-up,
 # reads and writes at 1/8/64 connections against a bare net/http baseline,
 # webhook latency, deep paging and RSS on a generated 100,000-product and
 # 100,000-order set (generating and checking it takes about 4 minutes and

@@ -28,4 +28,5 @@ import "embed"
 //go:embed jobs
 //go:embed webhooks
 //go:embed scenario.schema.json
+//go:embed test-events.schema.json
 var FS embed.FS

@@ -536,6 +536,8 @@ func TestFormatsCauseNoFalseFailures(t *testing.T) {
 		"uuid":  `"0f8fad5b-d9cb-469f-a165-70867728950e"`,
 		"date":  `"2024-01-31"`,
 		"email": `"buyer@example.com"`,
+		// sandbox test --json writes Go's time.Time (RFC 3339, nanoseconds).
+		"date-time": `"2024-01-31T10:00:00.123456789Z"`,
 	}
 	type pair struct{ format, pattern string }
 	seen := map[pair]bool{}

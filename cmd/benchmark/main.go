@@ -3,7 +3,8 @@
 // answer, throughput and latency of the main reads and writes at several
 // concurrency levels against a bare net/http baseline measured in the
 // same run, list latency deep into a large collection, webhook delivery
-// latency, and peak memory. It only ever talks to 127.0.0.1, and every
+// latency, and peak memory; first, the scenario folder through sandbox
+// test one at a time and in parallel. It only ever talks to 127.0.0.1, and every
 // load run stops by itself after -duration.
 //
 //	go build -o bin/sandbox ./cmd/sandbox && go run ./cmd/benchmark -sandbox bin/sandbox
@@ -33,6 +34,8 @@ func main() {
 		duration = flag.Duration("duration", 2*time.Second, "length of each load run")
 		levels   = flag.String("concurrency", "1,8,64", "concurrency levels of the load runs")
 		runs     = flag.Int("startups", 5, "start-ups to time (the median is reported)")
+		scen     = flag.String("scenarios", "scenarios", "scenario folder to time with sandbox test one at a time and in parallel (empty skips it)")
+		only     = flag.Bool("scenarios-only", false, "time only the scenario folder")
 	)
 	flag.Parse()
 	var conc []int
@@ -45,7 +48,16 @@ func main() {
 		conc = append(conc, n)
 	}
 	b := &bench{bin: *bin, duration: *duration, conc: conc, startups: *runs}
-	rows, err := b.run(*large, *largeN)
+	var rows []row
+	var err error
+	if *scen != "" {
+		rows, err = b.scenarios(*scen)
+	}
+	if err == nil && !*only {
+		var more []row
+		more, err = b.run(*large, *largeN)
+		rows = append(rows, more...)
+	}
 	printTable(rows)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchmark:", err)

@@ -90,7 +90,7 @@ steps:
 	ps := sc.CheckVars(map[string]string{"TRACE": "t1"})
 	got := ps.Error()
 	for _, want := range []string{
-		`s.yaml:6:91: addon.command[5]: variable MY_TOKEN is not set: pass --var MY_TOKEN=VALUE (the runner itself sets SANDBOX_URL, SANDBOX_BIN, SANDBOX_HEADER_PREFIX, ADDON_PORT, ADDON_URL, ESHOP_URL, SCENARIO_DIR, SANDBOX_ESHOP, SANDBOX_ESHOP_URL, SANDBOX_OAUTH_URL, SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET, SANDBOX_ADDON)`,
+		`s.yaml:6:91: addon.command[5]: variable MY_TOKEN is not set: pass --var MY_TOKEN=VALUE (the runner itself sets SANDBOX_URL, SANDBOX_BIN, SANDBOX_HEADER_PREFIX, ADDON_PORT, ADDON_URL, ESHOP_URL, SCENARIO_DIR, SCENARIO_TMP, SANDBOX_ESHOP, SANDBOX_ESHOP_URL, SANDBOX_OAUTH_URL, SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET, SANDBOX_ADDON)`,
 		`s.yaml:9:44: steps[0].call.path: variable ORDER_CODE is not set: pass --var ORDER_CODE=VALUE`,
 	} {
 		if !strings.Contains(got, want) {

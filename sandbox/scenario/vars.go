@@ -20,6 +20,11 @@ const (
 	VarAddonURL    = "ADDON_URL"    // addon.url expanded (only when addon.url is given)
 	VarEshopURL    = "ESHOP_URL"    // the address of addon.eshop (only when addon.eshop is given)
 	VarScenarioDir = "SCENARIO_DIR" // the scenario file's folder, absolute
+	// VarScenarioTmp is a fresh empty folder of the run's own, removed when
+	// it ends: an add-on keeps its files and database there, so two runs
+	// of it side by side (sandbox test runs scenarios in parallel) never
+	// share one.
+	VarScenarioTmp = "SCENARIO_TMP"
 	// VarHeaderPrefix is the brand word the run's sandbox speaks
 	// (sandbox.headerPrefix, or sandbox test --header-prefix; Service by
 	// default), so an add-on that can be told its word reads it here.
@@ -43,7 +48,7 @@ var AddonVars = []string{VarAddonEshop, VarAddonEshopURL, VarAddonOAuthURL, VarA
 
 // RunnerVars lists the variables the runner fills, in the order messages
 // name them.
-var RunnerVars = append([]string{VarSandboxURL, VarSandboxBin, VarHeaderPrefix, VarAddonPort, VarAddonURL, VarEshopURL, VarScenarioDir}, AddonVars...)
+var RunnerVars = append([]string{VarSandboxURL, VarSandboxBin, VarHeaderPrefix, VarAddonPort, VarAddonURL, VarEshopURL, VarScenarioDir, VarScenarioTmp}, AddonVars...)
 
 // VarPattern matches ${NAME}: braces required, so a lone $ stays as written.
 var VarPattern = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
@@ -106,7 +111,7 @@ func (sc *Scenario) CheckVars(given map[string]string) Problems {
 		}
 		msg := ""
 		switch u.Name {
-		case VarSandboxURL, VarSandboxBin, VarAddonPort, VarScenarioDir:
+		case VarSandboxURL, VarSandboxBin, VarAddonPort, VarScenarioDir, VarScenarioTmp:
 			continue
 		case VarAddonURL:
 			if sc.Addon != nil && sc.Addon.URL != "" {

@@ -2,9 +2,12 @@ package runner
 
 import (
 	"fmt"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -30,6 +33,8 @@ func TestMain(m *testing.M) {
 		os.Exit(backoffAddon())
 	case "env":
 		os.Exit(envAddon())
+	case "store":
+		os.Exit(storeAddon())
 	case "example":
 		// The example add-on, as ${SANDBOX_BIN} example-addon runs it in
 		// the sandbox program; its flags come after the program.
@@ -100,4 +105,47 @@ func idle() int {
 	signal.Notify(ch, syscall.SIGTERM, os.Interrupt)
 	<-ch
 	return 0
+}
+
+// storeAddon is an add-on that keeps its state in a file, as an add-on
+// with a database does. It leaves a marker holding its ${SCENARIO_TMP} in
+// $MEET_DIR and waits (at most 20s) until $MEET_N add-ons have, so the
+// runs that start it are known to overlap; then it creates $STORE_FILE
+// exclusively (another run holding the same file is shared state: it
+// exits 1, saying so) and serves /healthz until the runner stops it.
+func storeAddon() int {
+	tmp := os.Getenv("SCENARIO_TMP")
+	if entries, err := os.ReadDir(tmp); err != nil || len(entries) > 0 {
+		fmt.Fprintf(os.Stderr, "SCENARIO_TMP %q is not a fresh empty folder: %v %v\n", tmp, entries, err)
+		return 1
+	}
+	if dir := os.Getenv("MEET_DIR"); dir != "" {
+		if err := os.WriteFile(filepath.Join(dir, strconv.Itoa(os.Getpid())), []byte(tmp), 0o600); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		n, _ := strconv.Atoi(os.Getenv("MEET_N"))
+		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			if entries, _ := os.ReadDir(dir); len(entries) >= n {
+				break
+			}
+			if time.Now().After(deadline) {
+				fmt.Fprintf(os.Stderr, "the other %d run(s) never started beside this one\n", n-1)
+				return 1
+			}
+		}
+	}
+	f, err := os.OpenFile(os.Getenv("STORE_FILE"), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "shared state: %v\n", err)
+		return 1
+	}
+	defer f.Close()
+	l, err := net.Listen("tcp", "127.0.0.1:"+os.Getenv("ADDON_PORT"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	go func() { _ = http.Serve(l, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {})) }()
+	return idle()
 }

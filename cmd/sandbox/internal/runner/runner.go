@@ -14,10 +14,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -56,6 +56,11 @@ type Options struct {
 	// names, media type); it wins over a file's sandbox.headerPrefix. ""
 	// leaves it to the file, else Service.
 	HeaderPrefix string
+	// Steps, when set (sandbox test --run SCENARIO/STEP), selects steps by
+	// name: the steps up to the last one it matches run (the earlier ones
+	// are what it builds on); the ones after it neither run nor appear in
+	// the result.
+	Steps *regexp.Regexp
 }
 
 // DefaultStart is where a frozen clock starts when the scenario names no
@@ -74,6 +79,7 @@ type Result struct {
 	Name     string        `json:"name"`
 	File     string        `json:"file"`
 	Passed   bool          `json:"passed"`
+	Started  time.Time     `json:"started"`
 	Duration time.Duration `json:"duration"`
 	// Setup is why the scenario could not start ("" when it could).
 	Setup    string             `json:"setup,omitempty"`
@@ -94,6 +100,8 @@ type StepResult struct {
 	Line     int           `json:"line,omitempty"`
 	Status   string        `json:"status"`
 	Duration time.Duration `json:"duration"`
+	// Ended is when the step ended (zero for a step not run).
+	Ended time.Time `json:"ended,omitzero"`
 	// Expected and Got explain a failure: what the step expected and what
 	// happened instead. Traffic lists the calls and deliveries that matter.
 	Expected string   `json:"expected,omitempty"`
@@ -112,10 +120,10 @@ type StepResult struct {
 func RunFile(ctx context.Context, path string, opts Options) *Result {
 	sc, err := scenario.Load(path)
 	if err != nil {
-		return &Result{Name: filepath.Base(path), File: path, Setup: err.Error(), Steps: []StepResult{}}
+		return &Result{Name: filepath.Base(path), File: path, Started: time.Now(), Setup: err.Error(), Steps: []StepResult{}}
 	}
 	if ps := append(sc.CheckVars(opts.Vars), sc.CheckAddons()...); len(ps) > 0 {
-		res := &Result{Name: sc.Name, File: path, Setup: ps.Error(), Steps: []StepResult{}}
+		res := &Result{Name: sc.Name, File: path, Started: time.Now(), Setup: ps.Error(), Steps: []StepResult{}}
 		(&run{sc: sc}).skipAll(res, 0, "not run: the scenario could not start")
 		return res
 	}
@@ -133,6 +141,9 @@ type run struct {
 	vars    map[string]string
 	proc    *process
 	headers headerNames
+	// port is the add-on port this run holds (released when it stops),
+	// tmp its ${SCENARIO_TMP} folder (removed when it stops).
+	port, tmp string
 	// cursor marks the traffic logged before the last action step began;
 	// expectations look at what came after it.
 	cursorCalls, cursorDeliveries int
@@ -144,7 +155,7 @@ type run struct {
 // Run runs a parsed scenario on a fresh sandbox.
 func Run(ctx context.Context, sc *scenario.Scenario, opts Options) *Result {
 	began := time.Now()
-	res := &Result{Name: sc.Name, File: sc.File, Steps: []StepResult{}}
+	res := &Result{Name: sc.Name, File: sc.File, Started: began, Steps: []StepResult{}}
 	if opts.DefaultWithin <= 0 {
 		opts.DefaultWithin = 10 * time.Second
 	}
@@ -156,9 +167,15 @@ func Run(ctx context.Context, sc *scenario.Scenario, opts Options) *Result {
 		r.skipAll(res, 0, "not run: the scenario could not start")
 		return res
 	}
-	failedAt := 0
+	failedAt, last := 0, len(sc.Steps)-1
+	if opts.Steps != nil {
+		last = lastSelected(sc, opts.Steps)
+	}
 	for i := range sc.Steps {
 		st := &sc.Steps[i]
+		if i > last { // not selected by --run: not reported, as go test -run leaves out a subtest
+			break
+		}
 		if failedAt > 0 {
 			res.Steps = append(res.Steps, r.skipped(i, st, fmt.Sprintf("not run: step %d failed", failedAt)))
 			continue
@@ -301,8 +318,10 @@ func (r *run) rel(p string) string {
 }
 
 // setVars fixes the ${VAR} values (scenario.RunnerVars): the sandbox's
-// URL and program, a free port for the add-on, its URL, the e-shop's and
-// the scenario's folder.
+// URL and program, a free port for the add-on (one no other run of this
+// process holds), its URL, the e-shop's, the scenario's folder and a
+// fresh empty folder of the run's own (${SCENARIO_TMP}), so runs side by
+// side never share a file.
 func (r *run) setVars() error {
 	program := r.opts.Program
 	if program == "" {
@@ -321,12 +340,20 @@ func (r *run) setVars() error {
 		r.vars[scenario.VarScenarioDir] = dir
 	}
 	if _, ok := r.vars[scenario.VarAddonPort]; !ok {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
+		p, err := freePort()
 		if err != nil {
 			return err
 		}
-		r.vars[scenario.VarAddonPort] = strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
-		_ = l.Close()
+		r.port = strconv.Itoa(p)
+		r.vars[scenario.VarAddonPort] = r.port
+	}
+	if _, ok := r.vars[scenario.VarScenarioTmp]; !ok {
+		dir, err := os.MkdirTemp("", "sandbox-scenario-")
+		if err != nil {
+			return fmt.Errorf("the scenario's folder ${%s}: %w", scenario.VarScenarioTmp, err)
+		}
+		r.tmp = dir
+		r.vars[scenario.VarScenarioTmp] = dir
 	}
 	if ad := r.sc.Addon; ad != nil {
 		if ad.Eshop != 0 {
@@ -523,6 +550,12 @@ func (r *run) stop(res *Result) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		_ = r.app.Close(ctx)
+	}
+	if r.tmp != "" {
+		_ = os.RemoveAll(r.tmp)
+	}
+	if r.port != "" {
+		releasePort(r.port)
 	}
 }
 

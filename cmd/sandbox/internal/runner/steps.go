@@ -63,7 +63,8 @@ func (r *run) step(i int, st *scenario.Step) StepResult {
 	default:
 		o = fail("a step kind", "the step has none", nil)
 	}
-	res.Duration = time.Since(began)
+	res.Ended = time.Now()
+	res.Duration = res.Ended.Sub(began)
 	res.Status = Failed
 	if o.ok {
 		res.Status = Passed
