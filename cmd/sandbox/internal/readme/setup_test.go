@@ -17,7 +17,7 @@ func TestREADMEOutputsIgnored(t *testing.T) {
 	if err != nil {
 		t.Fatal("git is needed to read .gitignore as git does")
 	}
-	for _, p := range []string{"report.xml", "calls.har", "sandbox.db", "bin/sandbox"} {
+	for _, p := range []string{"report.xml", "calls.har", "sandbox.db", "bin/sandbox", "cmd/sandbox/internal/ownaddon/testdata/__pycache__/addon.cpython-311.pyc"} {
 		cmd := exec.Command(git, "check-ignore", "-q", "--no-index", p)
 		cmd.Dir = "../../../.."
 		if err := cmd.Run(); err != nil {
@@ -47,5 +47,20 @@ func TestREADMESetupFacts(t *testing.T) {
 	}
 	if !strings.Contains(text, "(the example add-on, a program of its own: `--sandbox`)") {
 		t.Errorf("the README does not say the example add-on takes --sandbox")
+	}
+}
+
+// TestNoTrackedArtefacts: no build or test artefact (compiled Python, a
+// test binary, a JUnit report, a HAR export) is tracked by git.
+func TestNoTrackedArtefacts(t *testing.T) {
+	out, err := exec.Command("git", "-C", "../../../..", "ls-files").Output()
+	if err != nil {
+		t.Fatalf("git ls-files: %v", err)
+	}
+	bad := regexp.MustCompile(`(^|/)__pycache__/|\.pyc$|\.test$|(^|/)report\.xml$|\.har$|(^|/)node_modules/`)
+	for _, f := range strings.Split(string(out), "\n") {
+		if bad.MatchString(f) {
+			t.Errorf("%s is a build or test artefact and is tracked; remove it (git rm --cached) and ignore it", f)
+		}
 	}
 }
