@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/certify"
 	"github.com/eshop-sandbox/sandbox/schemas"
 )
@@ -154,6 +155,7 @@ code is 1 when a check failed (or the run could not start), else 0.`,
 	f.StringVar(&o.Command, "command", "", "shell command that starts the add-on (stopped at the end)"+envHelp("command"))
 	f.StringArrayVar(&triggers, "trigger", nil, "EVENT or EVENT=INSTANCE that makes the add-on call the API (repeatable; the first drives the fault rounds)")
 	f.StringVar(&o.Addr, "listen", "127.0.0.1:0", "address of the run's own sandbox"+envHelp("listen"))
+	f.StringVar(&o.HeaderPrefix, "header-prefix", sandbox.DefaultHeaderPrefix, "brand word of the run's sandbox, as up --header-prefix: header names, media type, webhook signature header (<prefix>-Access-Token, application/vnd.<prefix>.v1.0)"+envHelp("header-prefix"))
 	f.StringVar(&junit, "junit", "", "write JUnit XML (a test case per check) to this file"+envHelp("junit"))
 	f.StringVar(&html, "html", "", "write the report card as a self-contained HTML page to this file"+envHelp("html"))
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON"+envHelp("json"))

@@ -81,15 +81,18 @@ type Result struct {
 
 // Report is the outcome of a certification run.
 type Report struct {
-	Addon      string        `json:"addon"`
-	Eshop      int           `json:"eshop"`
-	InstallURL string        `json:"installUrl"`
-	WebhookURL string        `json:"webhookUrl"`
-	Sandbox    string        `json:"sandbox"` // the run's own sandbox (gone once the run ended)
-	Triggers   []string      `json:"triggers"`
-	Started    time.Time     `json:"started"`
-	Duration   time.Duration `json:"duration"`
-	Checks     []Result      `json:"checks"`
+	Addon      string `json:"addon"`
+	Eshop      int    `json:"eshop"`
+	InstallURL string `json:"installUrl"`
+	WebhookURL string `json:"webhookUrl"`
+	Sandbox    string `json:"sandbox"` // the run's own sandbox (gone once the run ended)
+	// HeaderPrefix is the brand word the run's sandbox spoke (header
+	// names, media type, webhook signature header).
+	HeaderPrefix string        `json:"headerPrefix"`
+	Triggers     []string      `json:"triggers"`
+	Started      time.Time     `json:"started"`
+	Duration     time.Duration `json:"duration"`
+	Checks       []Result      `json:"checks"`
 	// AddonOutput is the end of the add-on's output (when certify started
 	// it and a check failed).
 	AddonOutput string `json:"addonOutput,omitempty"`

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/addonproc"
 )
 
@@ -16,6 +17,9 @@ var marks = map[Verdict]string{Passed: "pass", Failed: "FAIL", NotExercised: "n/
 func (r *Report) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "sandbox certify: add-on %s in e-shop %d\n", r.Addon, r.Eshop)
 	fmt.Fprintf(w, "  install URL %s, webhook URL %s\n", r.InstallURL, r.WebhookURL)
+	if r.HeaderPrefix != "" {
+		fmt.Fprintf(w, "  header prefix: %s\n", r.HeaderWords())
+	}
 	if len(r.Triggers) > 0 {
 		fmt.Fprintf(w, "  triggers: %s\n", strings.Join(r.Triggers, ", "))
 	} else {
@@ -44,6 +48,13 @@ func (r *Report) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "\nadd-on output (last lines):\n  %s\n", strings.ReplaceAll(addonproc.LastLines(r.AddonOutput, 20), "\n", "\n  "))
 	}
 	fmt.Fprintf(w, "\n%s: %s (%.1fs)\n", r.Outcome(), r.Totals(), r.Duration.Seconds())
+}
+
+// HeaderWords says what the header prefix made of the headers and the
+// media type.
+func (r *Report) HeaderWords() string {
+	h := sandbox.NewHeaders(r.HeaderPrefix)
+	return fmt.Sprintf("%s (%s, %s, %s)", r.HeaderPrefix, h.AccessToken, h.VendorMediaType, h.WebhookSig)
 }
 
 // Outcome is CERTIFIED when no check failed, else FAILED.
