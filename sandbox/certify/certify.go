@@ -74,6 +74,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		}
 	}
 	s.stopAddon()
+	if s.played != nil {
+		rep.Writes = s.played.writes(s.headers.AccessToken)
+	}
 	rep.Checks = s.res.ordered(why)
 	rep.Duration = time.Since(began)
 	if rep.Failed() && s.proc != nil {

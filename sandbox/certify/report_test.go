@@ -24,6 +24,7 @@ func sample() *Report {
 		`<script>alert("not run")</script>`})
 	rs.set(CheckDuplicate, Observed, "The same order:create 2025000001, delivered twice, was answered 200 and 200; the add-on made 2 API calls after them.", nil)
 	return &Report{Addon: "my-addon", Eshop: 1001, InstallURL: "http://127.0.0.1:9090/install", WebhookURL: "http://127.0.0.1:9090/webhooks",
+		HeaderPrefix: "Acme", Writes: []string{"certify-429 round: 09:00:02.000 PATCH /api/orders/2025000025/status -> 200, token abc"},
 		Triggers: []string{"order:create"}, Started: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC), Duration: 12340 * time.Millisecond,
 		Checks: rs.ordered("not run: the sample stops here"), AddonOutput: "listening on 127.0.0.1:9090\nrefused a webhook? no",
 		Chaos: &Chaos{Rate: 0.25, Seed: 7, Coping: []scenario.ChaosCoping{{Fault: "chaos:locked", Injected: 2, Recovered: 1, Open: 1,
