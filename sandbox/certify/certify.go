@@ -41,6 +41,7 @@ type suite struct {
 	installed bool           // an install gave the add-on an OAuth token
 	template  map[string]any // the body of a fresh order (orders.go)
 	created   []string       // the orders certify created
+	notes     []string       // what the card says besides the checks
 }
 
 // Run certifies the add-on: it starts a sandbox of its own, registers
@@ -78,6 +79,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		rep.Writes = s.played.writes(s.headers.AccessToken)
 	}
 	rep.Checks = s.res.ordered(why)
+	rep.Notes = s.notes
 	rep.Duration = time.Since(began)
 	if rep.Failed() && s.proc != nil {
 		rep.AddonOutput = s.proc.Output()

@@ -99,6 +99,9 @@ type Report struct {
 	// status) during the fault rounds, each with its round: empty when it
 	// only read, nil when no round was played.
 	Writes []string `json:"writes"`
+	// Notes are what the card says besides the checks: a token header
+	// in another brand word than the sandbox's, say.
+	Notes []string `json:"notes,omitempty"`
 	// AddonOutput is the end of the add-on's output (when certify started
 	// it and a check failed).
 	AddonOutput string `json:"addonOutput,omitempty"`

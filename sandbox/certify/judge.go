@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -111,6 +112,7 @@ func (s *suite) wholeRun() {
 		}
 	}
 	s.judgeContentType(api, fs)
+	s.notes = append(s.notes, s.otherWords(api)...)
 	s.judgeJobs(api, fs)
 	s.judgeConcurrency(api, fs)
 	if s.played != nil {
@@ -119,6 +121,38 @@ func (s *suite) wholeRun() {
 		s.judgeNoRetry(fs)
 		s.judgeExpired(fs)
 	}
+}
+
+// otherWords notes API calls whose token came in a header of another
+// brand word than the sandbox's (Acme-Access-Token where it reads
+// Service-Access-Token): the add-on, or its client library, speaks that
+// word, and --header-prefix gives the sandbox the same.
+func (s *suite) otherWords(api []*bus.Call) []string {
+	counts := map[string]int{}
+	for _, c := range api {
+		if c.Status != http.StatusUnauthorized {
+			continue
+		}
+		for k := range c.ReqHeader {
+			for _, suffix := range []string{"-Access-Token", "-Private-Api-Token"} {
+				word, ok := strings.CutSuffix(k, suffix)
+				if ok && word != "" && !strings.EqualFold(word, s.app.Config.HeaderPrefix) {
+					counts[word]++
+				}
+			}
+		}
+	}
+	words := make([]string, 0, len(counts))
+	for w := range counts {
+		words = append(words, w)
+	}
+	sort.Strings(words)
+	var out []string
+	for _, w := range words {
+		out = append(out, fmt.Sprintf("%d API call(s) sent the token in %s-Access-Token and were answered 401: this run's sandbox speaks %s (%s). Certify the add-on with --header-prefix %s.",
+			counts[w], w, s.app.Config.HeaderPrefix, s.headers.AccessToken, w))
+	}
+	return out
 }
 
 const noCalls = "The add-on made no API call during the run; give --trigger with an event that makes it call (e.g. order:create)."
@@ -354,7 +388,7 @@ func (s *suite) settleRounds(check string, bad findings, exercised bool, notes, 
 	case exercised:
 		s.res.set(check, Passed, passed, ev)
 	default:
-		s.res.set(check, NotExercised, strings.Join(notes, "; ")+".", ev)
+		s.res.set(check, NotExercised, strings.Join(slices.Compact(notes), "; ")+".", ev)
 	}
 }
 

@@ -57,6 +57,9 @@ func (r *Report) WriteText(w io.Writer) {
 	if r.AddonOutput != "" {
 		fmt.Fprintf(w, "\nadd-on output (last lines):\n  %s\n", strings.ReplaceAll(addonproc.LastLines(r.AddonOutput, 20), "\n", "\n  "))
 	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "\nnote: %s\n", n)
+	}
 	if ids := r.NotExercised(); len(ids) > 0 {
 		fmt.Fprintf(w, "\nnot exercised, so neither passed nor failed: %s\n", strings.Join(ids, ", "))
 	}
