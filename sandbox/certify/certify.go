@@ -40,7 +40,6 @@ type suite struct {
 	played    *played        // the rounds, once played (rounds.go)
 	installed bool           // an install gave the add-on an OAuth token
 	template  map[string]any // the body of a fresh order (orders.go)
-	created   []string       // the orders certify created
 	notes     []string       // what the card says besides the checks
 }
 

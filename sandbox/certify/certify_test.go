@@ -431,7 +431,7 @@ func TestWritesUnderTheRounds(t *testing.T) {
 	if !strings.Contains(card(rep), "writes under the fault rounds (the add-on's calls that change data):\n  certify-429 round: ") {
 		t.Fatalf("the card does not list the writes:\n%s", card(rep))
 	}
-	if example := report(t, "example"); !example.OnlyRead() || !strings.Contains(card(example), "writes under the fault rounds: none") {
+	if example := report(t, "example"); !example.OnlyRead() || !strings.Contains(card(example), "writes under the fault rounds: none (the add-on changed nothing") {
 		t.Fatalf("the example add-on, which only reads orders, shows writes %q", example.Writes)
 	}
 }
@@ -519,6 +519,7 @@ func TestOptions(t *testing.T) {
 		{"name with a slash", Options{Addon: "a/b", InstallURL: "http://127.0.0.1:9090/install"}, "", "name the add-on"},
 		{"not a URL", Options{Addon: "a", InstallURL: "127.0.0.1:9090"}, "", "is not an http(s) URL"},
 		{"half the credentials", Options{Addon: "a", InstallURL: "http://127.0.0.1:9090/install", ClientID: "x"}, "", "client id and secret together"},
+		{"a header prefix that makes no header name", Options{Addon: "a", InstallURL: "http://127.0.0.1:9090/install", HeaderPrefix: "Ac me"}, "", "header prefix \"Ac me\" is not a word"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := tc.o
@@ -532,7 +533,7 @@ func TestOptions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if o.WebhookURL != tc.webhook || o.RedirectURI != o.InstallURL || o.Eshop != 1001 || o.Addr != "127.0.0.1:0" || o.Timing != DefaultTiming {
+			if o.WebhookURL != tc.webhook || o.RedirectURI != o.InstallURL || o.Eshop != 1001 || o.Addr != "127.0.0.1:0" || o.Timing != DefaultTiming || o.HeaderPrefix != "Service" {
 				t.Fatalf("defaults: %+v", o)
 			}
 		})

@@ -128,7 +128,8 @@ func (s *suite) wholeRun() {
 // Service-Access-Token): the add-on, or its client library, speaks that
 // word, and --header-prefix gives the sandbox the same.
 func (s *suite) otherWords(api []*bus.Call) []string {
-	counts := map[string]int{}
+	type other struct{ word, header string }
+	counts := map[other]int{}
 	for _, c := range api {
 		if c.Status != http.StatusUnauthorized {
 			continue
@@ -137,20 +138,20 @@ func (s *suite) otherWords(api []*bus.Call) []string {
 			for _, suffix := range []string{"-Access-Token", "-Private-Api-Token"} {
 				word, ok := strings.CutSuffix(k, suffix)
 				if ok && word != "" && !strings.EqualFold(word, s.app.Config.HeaderPrefix) {
-					counts[word]++
+					counts[other{word, k}]++
 				}
 			}
 		}
 	}
-	words := make([]string, 0, len(counts))
-	for w := range counts {
-		words = append(words, w)
+	seen := make([]other, 0, len(counts))
+	for o := range counts {
+		seen = append(seen, o)
 	}
-	sort.Strings(words)
+	sort.Slice(seen, func(i, j int) bool { return seen[i].header < seen[j].header })
 	var out []string
-	for _, w := range words {
-		out = append(out, fmt.Sprintf("%d API call(s) sent the token in %s-Access-Token and were answered 401: this run's sandbox speaks %s (%s). Certify the add-on with --header-prefix %s.",
-			counts[w], w, s.app.Config.HeaderPrefix, s.headers.AccessToken, w))
+	for _, o := range seen {
+		out = append(out, fmt.Sprintf("%d API call(s) sent the token in %s and were answered 401: this run's sandbox speaks %s (%s). Certify the add-on with --header-prefix %s.",
+			counts[o], o.header, s.app.Config.HeaderPrefix, s.headers.AccessToken, o.word))
 	}
 	return out
 }

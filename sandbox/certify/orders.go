@@ -116,6 +116,5 @@ func (s *suite) freshOrder() (string, error) {
 	if _, err := s.send(http.MethodPost, "/api/orders", map[string]any{"data": data}, map[string]string{s.headers.PrivateToken: tok}, &got); err != nil {
 		return "", fmt.Errorf("creating an order in e-shop %d: %w", s.o.Eshop, err)
 	}
-	s.created = append(s.created, got.Order.Code)
 	return got.Order.Code, nil
 }

@@ -37,7 +37,7 @@ func (r *Report) WriteText(w io.Writer) {
 	}
 	if r.Writes != nil {
 		if r.OnlyRead() {
-			fmt.Fprintf(w, "\nwrites under the fault rounds: none (the add-on only read while the faults were in force)\n")
+			fmt.Fprintf(w, "\nwrites under the fault rounds: none (the add-on changed nothing while the faults were in force)\n")
 		} else {
 			fmt.Fprintf(w, "\nwrites under the fault rounds (the add-on's calls that change data):\n")
 			for _, l := range capped(r.Writes, maxWrites) {
