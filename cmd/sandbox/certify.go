@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/certify"
 	"github.com/eshop-sandbox/sandbox/schemas"
 )
@@ -35,32 +36,53 @@ start it with --command, and play the e-shop:
 
   install       the install handshake twice: the code exchanged before the
                 answer 200, each code used once, the second install working;
-  webhooks      a correctly signed notification (2xx within --webhook-timeout),
-                a wrong and a missing signature (refused), the same one twice
-                and two out of order (reported: handling is the add-on's choice);
+  webhooks      a wrong and a missing signature (refused) beside a correctly
+                signed notification (2xx within --webhook-timeout), the same
+                one twice and two out of order (reported: handling is the
+                add-on's choice);
   API           while the add-on calls: its next call answered 429 with
                 Retry-After (it must wait), 423 (retry later), a 503
                 maintenance window (stay away while it lasts), a 400 and
                 a 422 (never sent again unchanged), a burst of slow calls (at
                 most 3 open per token), an expired token (the next call uses a
-                new one); and over the run: Content-Type on every call,
-                job:finished registered before asynchronous calls;
+                new one); and over the run: a Content-Type the API takes on
+                every call, job:finished registered before asynchronous calls;
   system events addon:suspend, addon:approve and addon:uninstall acknowledged.
 
-A check that needs the add-on to call the API says "not exercised" when it
-made no such call: --trigger EVENT emits an event that makes it call
-(order:create; EVENT=INSTANCE names the entity, else certify picks one of the
-e-shop's orders, customers or products). The command gets SANDBOX_URL,
-SANDBOX_ESHOP, SANDBOX_ESHOP_URL, SANDBOX_OAUTH_URL, SANDBOX_CLIENT_ID,
-SANDBOX_CLIENT_SECRET, SANDBOX_ADDON, ADDON_URL and ADDON_PORT in its
-environment, runs in its own process group, and is stopped at the end.
+--trigger EVENT makes the add-on call: --trigger order:create creates a fresh
+order through the API each time, in the e-shop's default status as a buyer's
+order comes in (the e-shop sends order:create for it), so an add-on that
+processes new orders writes under the fault rounds; the card lists those
+writes. EVENT=INSTANCE names the entity; other events take one of the
+e-shop's orders, customers or products in turn.
+
+A check is judged on what the add-on did, never assumed: one it gave no
+evidence for says "not exercised" (no API call, no more calls than the limit
+to make, every webhook refused alike, ...). When the first round's trigger
+leads to no API call within --settle, the other rounds are not played.
+
+--header-prefix WORD is the brand word of the run's sandbox, as for up:
+<WORD>-Access-Token, application/vnd.<word>.v1.0, <WORD>-Webhook-Signature.
+An add-on whose client library hard-codes its word is certified unchanged
+with that word; the card says which word the run spoke, and notes calls
+that sent their token in another one.
+
+The command gets SANDBOX_URL, SANDBOX_ESHOP, SANDBOX_ESHOP_URL,
+SANDBOX_OAUTH_URL, SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET, SANDBOX_ADDON,
+SANDBOX_HEADER_PREFIX, ADDON_URL and ADDON_PORT in its environment, runs in
+its own process group, and is stopped at the end.
 
 The report card lists every check with its verdict and the calls and
-deliveries that decided it; --junit and --html write it for CI. The exit
-code is 1 when a check failed (or the run could not start), else 0.`,
+deliveries that decided it, and ends FAILED (a check failed), INCOMPLETE
+(none failed, some not exercised: neither passed nor failed) or CERTIFIED
+(every check exercised, none failed); --junit (not exercised = skipped) and
+--html write it for CI. The exit code is 1 when a check failed (or the run
+could not start), else 0: INCOMPLETE is no failure, but is no certification
+either.`,
 		Example: `  sandbox certify --addon example-addon --addon-url http://127.0.0.1:9292/install --command 'sandbox example-addon --listen 127.0.0.1:9292' --trigger order:create
   sandbox certify --addon my-addon --addon-url http://127.0.0.1:9191/install --client-id my-client --client-secret my-secret --command 'python3 addon.py' --trigger order:create --junit certify.xml --html certify.html
-  sandbox certify --addon my-addon --addon-url http://127.0.0.1:9191/install --listen 127.0.0.1:8090 --trigger order:create=2025000001   # the add-on runs already, pointed at 127.0.0.1:8090`,
+  sandbox certify --addon my-addon --addon-url http://127.0.0.1:9191/install --listen 127.0.0.1:8090 --trigger order:create=2025000001   # the add-on runs already, pointed at 127.0.0.1:8090
+  sandbox certify --addon my-addon --addon-url http://127.0.0.1:9191/install --header-prefix Acme --command ./bin/my-addon --trigger order:create   # its client library says Acme-Access-Token`,
 		Args: cobra.NoArgs,
 		PreRunE: func(cmd *cobra.Command, _ []string) error {
 			return bindEnv(cmd)
@@ -152,8 +174,9 @@ code is 1 when a check failed (or the run could not start), else 0.`,
 	f.StringVar(&o.ClientSecret, "client-secret", "", "fixed OAuth client secret"+envHelp("client-secret"))
 	f.IntVar(&o.Eshop, "eshop", 1001, "the e-shop to install it into"+envHelp("eshop"))
 	f.StringVar(&o.Command, "command", "", "shell command that starts the add-on (stopped at the end)"+envHelp("command"))
-	f.StringArrayVar(&triggers, "trigger", nil, "EVENT or EVENT=INSTANCE that makes the add-on call the API (repeatable; the first drives the fault rounds)")
+	f.StringArrayVar(&triggers, "trigger", nil, "EVENT or EVENT=INSTANCE that makes the add-on call the API (repeatable; the first drives the fault rounds; order:create creates a fresh order each time)")
 	f.StringVar(&o.Addr, "listen", "127.0.0.1:0", "address of the run's own sandbox"+envHelp("listen"))
+	f.StringVar(&o.HeaderPrefix, "header-prefix", sandbox.DefaultHeaderPrefix, "brand word of the run's sandbox, as up --header-prefix: header names, media type, webhook signature header (<prefix>-Access-Token, application/vnd.<prefix>.v1.0)"+envHelp("header-prefix"))
 	f.StringVar(&junit, "junit", "", "write JUnit XML (a test case per check) to this file"+envHelp("junit"))
 	f.StringVar(&html, "html", "", "write the report card as a self-contained HTML page to this file"+envHelp("html"))
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON"+envHelp("json"))

@@ -37,8 +37,10 @@ type suite struct {
 
 	instances map[string][]string // event -> instances to use in turn (instances.go)
 	next      map[string]int
-	played    *played // the rounds, once played (rounds.go)
-	installed bool    // an install gave the add-on an OAuth token
+	played    *played        // the rounds, once played (rounds.go)
+	installed bool           // an install gave the add-on an OAuth token
+	template  map[string]any // the body of a fresh order (orders.go)
+	notes     []string       // what the card says besides the checks
 }
 
 // Run certifies the add-on: it starts a sandbox of its own, registers
@@ -51,14 +53,13 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		return nil, err
 	}
 	began := time.Now()
-	s := &suite{ctx: ctx, o: o, log: newTrafficLog(), res: results{}, headers: sandbox.NewHeaders(""),
-		client: &http.Client{Timeout: 2 * time.Minute, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+	s := newSuite(ctx, o)
 	defer s.stop()
 	if err := s.start(); err != nil {
 		return nil, err
 	}
 	rep := &Report{Addon: o.Addon, Eshop: o.Eshop, InstallURL: o.InstallURL, WebhookURL: o.WebhookURL, Sandbox: s.app.BaseURL(),
-		Started: began, Triggers: []string{}}
+		HeaderPrefix: s.app.Config.HeaderPrefix, Started: began, Triggers: []string{}}
 	for _, t := range o.Triggers {
 		rep.Triggers = append(rep.Triggers, t.String())
 	}
@@ -73,12 +74,21 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		}
 	}
 	s.stopAddon()
+	if s.played != nil {
+		rep.Writes = s.played.writes(s.headers.AccessToken)
+	}
 	rep.Checks = s.res.ordered(why)
+	rep.Notes = s.notes
 	rep.Duration = time.Since(began)
 	if rep.Failed() && s.proc != nil {
 		rep.AddonOutput = s.proc.Output()
 	}
 	return rep, nil
+}
+
+func newSuite(ctx context.Context, o Options) *suite {
+	return &suite{ctx: ctx, o: o, log: newTrafficLog(), res: results{}, headers: sandbox.NewHeaders(""),
+		client: &http.Client{Timeout: 2 * time.Minute, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 }
 
 // phases runs the checks in order; it returns why the checks it did not
@@ -114,24 +124,9 @@ func (s *suite) progress(format string, args ...any) {
 // start opens the sandbox, registers the add-on, starts it and waits
 // until it accepts connections.
 func (s *suite) start() error {
-	logw := s.o.Log
-	if logw == nil {
-		logw = io.Discard
+	if err := s.open(); err != nil {
+		return err
 	}
-	// One attempt per notification: each check judges the first answer,
-	// and a refused notification must not hold the next ones back while
-	// it waits for its retry.
-	cfg := sandbox.Config{Addr: s.o.Addr, Headless: true, Seed: 1, Version: s.o.Version, WebhookTimeout: s.o.Timing.Webhook, WebhookAttempts: 1,
-		ChaosRate: s.o.ChaosRate, ChaosSeed: s.o.ChaosSeed}
-	a, err := app.Open(cfg, slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelWarn})))
-	if err != nil {
-		return fmt.Errorf("start the sandbox: %w", err)
-	}
-	s.app = a
-	s.headers = sandbox.NewHeaders(a.Config.HeaderPrefix)
-	a.Bus.Hook(s.log.hook)
-	a.Start()
-	s.progress("sandbox at %s", a.BaseURL())
 	if err := s.register(); err != nil {
 		return err
 	}
@@ -144,6 +139,29 @@ func (s *suite) start() error {
 		}
 	}
 	return s.waitListening()
+}
+
+// open starts the run's own sandbox.
+func (s *suite) open() error {
+	logw := s.o.Log
+	if logw == nil {
+		logw = io.Discard
+	}
+	// One attempt per notification: each check judges the first answer,
+	// and a refused notification must not hold the next ones back while
+	// it waits for its retry.
+	cfg := sandbox.Config{Addr: s.o.Addr, Headless: true, Seed: 1, Version: s.o.Version, WebhookTimeout: s.o.Timing.Webhook, WebhookAttempts: 1,
+		ChaosRate: s.o.ChaosRate, ChaosSeed: s.o.ChaosSeed, HeaderPrefix: s.o.HeaderPrefix}
+	a, err := app.Open(cfg, slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	if err != nil {
+		return fmt.Errorf("start the sandbox: %w", err)
+	}
+	s.app = a
+	s.headers = sandbox.NewHeaders(a.Config.HeaderPrefix)
+	a.Bus.Hook(s.log.hook)
+	a.Start()
+	s.progress("sandbox at %s", a.BaseURL())
+	return nil
 }
 
 // register configures the add-on in the e-shop with its URLs and
@@ -162,6 +180,10 @@ func (s *suite) register() error {
 	return nil
 }
 
+// EnvHeaderPrefix names the sandbox's brand word in the add-on's
+// environment (what `sandbox up` reads for --header-prefix).
+const EnvHeaderPrefix = "SANDBOX_HEADER_PREFIX"
+
 // env is what the add-on's command gets to know, as `sandbox addon add
 // --output env` prints it and `sandbox test` passes it.
 func (s *suite) env() []string {
@@ -176,6 +198,7 @@ func (s *suite) env() []string {
 		scenario.VarAddonClientID + "=" + v.ClientID,
 		scenario.VarAddonClientSecret + "=" + v.ClientSecret,
 		scenario.VarAddonName + "=" + v.Name,
+		EnvHeaderPrefix + "=" + s.app.Config.HeaderPrefix,
 		scenario.VarAddonURL + "=" + u.Scheme + "://" + u.Host,
 		scenario.VarAddonPort + "=" + port,
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -118,26 +119,45 @@ var brokenRules = []struct{ brk, check string }{
 	{"retry-503", CheckMaintenance},
 }
 
+// run is one certification of the end-to-end tests.
+type run struct {
+	name, addon, command string
+	triggers             []string
+	chaos                float64
+	prefix               string  // Options.HeaderPrefix
+	timing               *Timing // nil: testTiming
+}
+
 // report returns the report of one of the runs, running them all the
 // first time.
 func report(t *testing.T, name string) *Report {
 	t.Helper()
 	example, broken := build(t)
 	runs.once.Do(func() {
-		type run struct {
-			name, addon, command string
-			triggers             []string
-			chaos                float64
-		}
 		var all []run
 		addr := freeAddr(t)
-		all = append(all, run{"example", "example-addon", example + " --listen " + addr + " --quiet --events order:create,order:update,customer:import",
-			[]string{"order:create", "customer:import"}, 0})
+		all = append(all, run{name: "example", addon: "example-addon", command: example + " --listen " + addr + " --quiet --events order:create,order:update,customer:import",
+			triggers: []string{"order:create", "customer:import"}})
 		for _, b := range brokenRules {
-			all = append(all, run{b.brk, "broken-addon", broken + " --break " + b.brk, []string{"order:create"}, 0})
+			all = append(all, run{name: b.brk, addon: "broken-addon", command: broken + " --break " + b.brk, triggers: []string{"order:create"}})
 		}
-		all = append(all, run{"no-triggers", "quiet-addon", broken, nil, 0})
-		all = append(all, run{"chaos", "example-addon", example + " --quiet --events order:create,order:update", []string{"order:create"}, 0.5})
+		all = append(all, run{name: "no-triggers", addon: "quiet-addon", command: broken})
+		all = append(all, run{name: "chaos", addon: "example-addon", command: example + " --quiet --events order:create,order:update", triggers: []string{"order:create"}, chaos: 0.5})
+		// An add-on whose client library speaks another brand word, with
+		// it and without; the first also writes what its environment
+		// said the word was.
+		acme := example + " --header-prefix Acme --quiet --events order:create,order:update"
+		all = append(all, run{name: "acme", addon: "example-addon", command: `echo "$SANDBOX_HEADER_PREFIX" >` + filepath.Join(binDir, "acme-env") + "; exec " + acme,
+			triggers: []string{"order:create"}, prefix: "Acme"})
+		all = append(all, run{name: "acme-unset", addon: "example-addon", command: acme, triggers: []string{"order:create"}})
+		// An add-on that moves new orders on, one that refuses every
+		// webhook, and one that makes no API call at all (with the
+		// default --settle, to show it is not waited for round by round).
+		all = append(all, run{name: "writer", addon: "writer-addon", command: broken + " --process-orders", triggers: []string{"order:create"}})
+		all = append(all, run{name: "refuse-webhooks", addon: "broken-addon", command: broken + " --break refuse-webhooks", triggers: []string{"order:create"}})
+		slow := testTiming
+		slow.Settle = DefaultTiming.Settle
+		all = append(all, run{name: "silent", addon: "broken-addon", command: broken + " --break silent", triggers: []string{"order:create"}, timing: &slow})
 		runs.reports, runs.errs = map[string]*Report{}, map[string]error{}
 		var mu sync.Mutex
 		var wg sync.WaitGroup
@@ -153,7 +173,7 @@ func report(t *testing.T, name string) *Report {
 			sandboxAddr := freeAddr(t)
 			go func(r run, addr string) {
 				defer wg.Done()
-				rep, err := certifyRun(sandboxAddr, addr, r.addon, r.command, r.chaos, r.triggers...)
+				rep, err := certifyRun(sandboxAddr, addr, r)
 				mu.Lock()
 				runs.reports[r.name], runs.errs[r.name] = rep, err
 				mu.Unlock()
@@ -175,9 +195,13 @@ func report(t *testing.T, name string) *Report {
 }
 
 // certifyRun certifies the add-on a command starts at addr.
-func certifyRun(sandboxAddr, addr, name, command string, chaos float64, triggers ...string) (*Report, error) {
-	o := Options{Addr: sandboxAddr, Addon: name, InstallURL: "http://" + addr + "/install", Command: command, Timing: testTiming, ChaosRate: chaos, ChaosSeed: 11}
-	for _, tr := range triggers {
+func certifyRun(sandboxAddr, addr string, r run) (*Report, error) {
+	o := Options{Addr: sandboxAddr, Addon: r.addon, InstallURL: "http://" + addr + "/install", Command: r.command, Timing: testTiming,
+		ChaosRate: r.chaos, ChaosSeed: 11, HeaderPrefix: r.prefix}
+	if r.timing != nil {
+		o.Timing = *r.timing
+	}
+	for _, tr := range r.triggers {
 		x, err := ParseTrigger(tr)
 		if err != nil {
 			return nil, err
@@ -310,11 +334,12 @@ func TestBrokenAddonsFailTheirCheck(t *testing.T) {
 // TestWithoutTriggers: with no trigger event the add-on still calls the
 // API while it installs and handles webhooks, so the checks over the
 // whole run are judged; the fault rounds meet no call and say so, as
-// "not exercised", never "passed".
+// "not exercised", never "passed"; so does the concurrency check, with
+// never more calls to make than the limit.
 func TestWithoutTriggers(t *testing.T) {
 	rep := report(t, "no-triggers")
 	want := map[string]Verdict{
-		CheckContentType: Passed, CheckConcurrency: Passed, CheckWebhookAck: Passed, CheckSignature: Passed,
+		CheckContentType: Passed, CheckConcurrency: NotExercised, CheckWebhookAck: Passed, CheckSignature: Passed,
 		CheckRetryAfter: NotExercised, CheckMaintenance: NotExercised, CheckNoRetry: NotExercised,
 		CheckExpiredToken: NotExercised, CheckJobFinished: NotExercised,
 	}
@@ -333,6 +358,119 @@ func TestWithoutTriggers(t *testing.T) {
 	}
 	if !strings.Contains(rep.Check(CheckRetryAfter).Summary, "no call met the 429") {
 		t.Fatalf("retry-after says %q", rep.Check(CheckRetryAfter).Summary)
+	}
+}
+
+// TestHeaderPrefix: an add-on that speaks only another brand word (the
+// example add-on with --header-prefix Acme, as a client library that
+// hard-codes its word) is certified with --header-prefix Acme: its
+// calls, the webhooks certify signs and the system events all use the
+// word, the add-on's environment names it, and the card says which it
+// was. Without it, the same add-on cannot even install.
+func TestHeaderPrefix(t *testing.T) {
+	rep := report(t, "acme")
+	if rep.Failed() || rep.HeaderPrefix != "Acme" {
+		t.Fatalf("outcome %s, header prefix %q\n%s", rep.Outcome(), rep.HeaderPrefix, card(rep))
+	}
+	for _, id := range []string{CheckInstall, CheckWebhookAck, CheckSignature, CheckContentType, CheckRetryAfter, CheckExpiredToken, CheckSuspend} {
+		if c := rep.Check(id); c.Verdict != Passed {
+			t.Errorf("%s: %s, want passed: %s", id, c.Verdict, c.Summary)
+		}
+	}
+	if want := "  header prefix: Acme (Acme-Access-Token, application/vnd.acme.v1.0, Acme-Webhook-Signature)\n"; !strings.Contains(card(rep), want) {
+		t.Errorf("the card does not say %q", want)
+	}
+	if t.Failed() {
+		t.Fatalf("report card:\n%s", card(rep))
+	}
+	env, err := os.ReadFile(filepath.Join(binDir, "acme-env"))
+	if err != nil || strings.TrimSpace(string(env)) != "Acme" {
+		t.Errorf("the add-on's environment said SANDBOX_HEADER_PREFIX=%q (%v), want Acme", env, err)
+	}
+
+	// Without it the add-on's calls are refused (its set-up fails, so it
+	// never gets a signature key and refuses the system events), and the
+	// card says which word its calls spoke.
+	unset := report(t, "acme-unset")
+	want := "sent the token in Acme-Access-Token and were answered 401: this run's sandbox speaks Service (Service-Access-Token). Certify the add-on with --header-prefix Acme."
+	if !unset.Failed() || unset.HeaderPrefix != "Service" || !strings.Contains(card(unset), want) {
+		t.Fatalf("without --header-prefix: %s, header prefix %q, want a note %q\n%s", unset.Outcome(), unset.HeaderPrefix, want, card(unset))
+	}
+}
+
+// TestWritesUnderTheRounds: with --trigger order:create each round
+// creates a fresh order, in the e-shop's default status as a buyer's
+// order comes in, so an add-on that moves new orders on (and only reads
+// the others) writes while the faults are in force, and the card shows
+// those writes.
+func TestWritesUnderTheRounds(t *testing.T) {
+	rep := report(t, "writer")
+	if rep.Failed() {
+		t.Fatalf("the order-processing add-on failed:\n%s", card(rep))
+	}
+	status := regexp.MustCompile(`^(certify-[a-z0-9-]+)(?: \(burst\))? round: \S+ PATCH /api/orders/(\d+)/status -> 200`)
+	rounds, orders := map[string]bool{}, map[string]bool{}
+	for _, w := range rep.Writes {
+		if m := status.FindStringSubmatch(w); m != nil {
+			rounds[m[1]], orders[m[2]] = true, true
+		}
+	}
+	// The rounds after which the add-on carries on (the others answer
+	// its read with an error it does not retry).
+	for _, r := range []string{"certify-429", "certify-423", "certify-slow", "certify-expired-token"} {
+		if !rounds[r] {
+			t.Errorf("no status change under the %s round", r)
+		}
+	}
+	if len(orders) < testTiming.Burst+3 {
+		t.Errorf("status changes of %d orders, want one a fresh order: at least %d", len(orders), testTiming.Burst+3)
+	}
+	if t.Failed() {
+		t.Fatalf("writes: %q\n%s", rep.Writes, card(rep))
+	}
+	if !strings.Contains(card(rep), "writes under the fault rounds (the add-on's calls that change data):\n  certify-429 round: ") {
+		t.Fatalf("the card does not list the writes:\n%s", card(rep))
+	}
+	if example := report(t, "example"); !example.OnlyRead() || !strings.Contains(card(example), "writes under the fault rounds: none (the add-on changed nothing") {
+		t.Fatalf("the example add-on, which only reads orders, shows writes %q", example.Writes)
+	}
+}
+
+// TestNothingPassesUnseen: a check without evidence is not exercised,
+// never passed. An add-on that makes no API call at all has no
+// Content-Type and no concurrency to judge, and the rounds after the
+// first are not played (the run does not wait --settle for each); one
+// that refuses every webhook, signed or not, shows no signature check.
+func TestNothingPassesUnseen(t *testing.T) {
+	silent := report(t, "silent")
+	for _, id := range []string{CheckContentType, CheckConcurrency, CheckSignature, CheckWebhookAck, CheckJobFinished,
+		CheckRetryAfter, CheckMaintenance, CheckNoRetry, CheckExpiredToken} {
+		if c := silent.Check(id); c.Verdict != NotExercised {
+			t.Errorf("silent add-on, %s: %s, want not exercised: %s", id, c.Verdict, c.Summary)
+		}
+	}
+	if c := silent.Check(CheckMaintenance); !strings.Contains(c.Summary, "not played: the add-on made no API call within 10s (--settle)") {
+		t.Errorf("maintenance says %q", c.Summary)
+	}
+	if silent.Duration > 30*time.Second {
+		t.Errorf("the run of an add-on that makes no call took %s", silent.Duration)
+	}
+	if !strings.Contains(card(silent), "\nnot exercised, so neither passed nor failed: webhook-ack, webhook-signature, ") {
+		t.Errorf("the card does not list what was not exercised")
+	}
+	if t.Failed() {
+		t.Fatalf("report card:\n%s", card(silent))
+	}
+
+	refusing := report(t, "refuse-webhooks")
+	if c := refusing.Check(CheckSignature); c.Verdict != NotExercised || !strings.Contains(c.Summary, "so was the correctly signed one (401)") {
+		t.Errorf("an add-on refusing every webhook: signature %s: %s", c.Verdict, c.Summary)
+	}
+	if c := refusing.Check(CheckWebhookAck); c.Verdict != Failed {
+		t.Errorf("an add-on refusing every webhook: ack %s", c.Verdict)
+	}
+	if t.Failed() {
+		t.Fatalf("report card:\n%s", card(refusing))
 	}
 }
 
@@ -381,6 +519,7 @@ func TestOptions(t *testing.T) {
 		{"name with a slash", Options{Addon: "a/b", InstallURL: "http://127.0.0.1:9090/install"}, "", "name the add-on"},
 		{"not a URL", Options{Addon: "a", InstallURL: "127.0.0.1:9090"}, "", "is not an http(s) URL"},
 		{"half the credentials", Options{Addon: "a", InstallURL: "http://127.0.0.1:9090/install", ClientID: "x"}, "", "client id and secret together"},
+		{"a header prefix that makes no header name", Options{Addon: "a", InstallURL: "http://127.0.0.1:9090/install", HeaderPrefix: "Ac me"}, "", "header prefix \"Ac me\" is not a word"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := tc.o
@@ -394,7 +533,7 @@ func TestOptions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if o.WebhookURL != tc.webhook || o.RedirectURI != o.InstallURL || o.Eshop != 1001 || o.Addr != "127.0.0.1:0" || o.Timing != DefaultTiming {
+			if o.WebhookURL != tc.webhook || o.RedirectURI != o.InstallURL || o.Eshop != 1001 || o.Addr != "127.0.0.1:0" || o.Timing != DefaultTiming || o.HeaderPrefix != "Service" {
 				t.Fatalf("defaults: %+v", o)
 			}
 		})

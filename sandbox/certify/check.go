@@ -12,8 +12,10 @@ import (
 type Verdict string
 
 // Verdicts. Only Failed makes a run fail: NotExercised says the add-on
-// never met the situation (it made no call a rule needs), Observed
-// reports behaviour the platform leaves to the add-on.
+// never met the situation (it made no call a rule needs), so the check
+// is neither passed nor failed and the run is not certified either
+// (Report.Outcome: INCOMPLETE); Observed reports behaviour the platform
+// leaves to the add-on.
 const (
 	Passed       Verdict = "passed"
 	Failed       Verdict = "failed"
@@ -54,10 +56,10 @@ var Rules = []Rule{
 	{CheckCodeOnce, "Install: each code is exchanged once, and only the code of the install being handled"},
 	{CheckReinstall, "Install: a second install, with a new code, succeeds"},
 	{CheckWebhookAck, "Webhooks: a correctly signed notification is answered 2xx within the timeout"},
-	{CheckSignature, "Webhooks: a notification with a wrong or missing signature is refused (4xx)"},
+	{CheckSignature, "Webhooks: a notification with a wrong or missing signature is refused (4xx), while a correctly signed one is acknowledged"},
 	{CheckDuplicate, "Webhooks: the same notification delivered twice (observed; handling is the add-on's choice)"},
 	{CheckOutOfOrder, "Webhooks: two notifications of one entity out of order (observed; handling is the add-on's choice)"},
-	{CheckContentType, "API: every call carries Content-Type, GET and DELETE included"},
+	{CheckContentType, "API: every call carries a Content-Type the API takes (application/json or the vendor media type), GET and DELETE included"},
 	{CheckJobFinished, "API: job:finished is registered before an asynchronous call"},
 	{CheckRetryAfter, "API: after a 429 with Retry-After the add-on waits until that time; after a 423 it retries later"},
 	{CheckMaintenance, "API: after a 503 maintenance answer, the add-on stays away while the window lasts (the spec: retry in minutes)"},
@@ -81,15 +83,25 @@ type Result struct {
 
 // Report is the outcome of a certification run.
 type Report struct {
-	Addon      string        `json:"addon"`
-	Eshop      int           `json:"eshop"`
-	InstallURL string        `json:"installUrl"`
-	WebhookURL string        `json:"webhookUrl"`
-	Sandbox    string        `json:"sandbox"` // the run's own sandbox (gone once the run ended)
-	Triggers   []string      `json:"triggers"`
-	Started    time.Time     `json:"started"`
-	Duration   time.Duration `json:"duration"`
-	Checks     []Result      `json:"checks"`
+	Addon      string `json:"addon"`
+	Eshop      int    `json:"eshop"`
+	InstallURL string `json:"installUrl"`
+	WebhookURL string `json:"webhookUrl"`
+	Sandbox    string `json:"sandbox"` // the run's own sandbox (gone once the run ended)
+	// HeaderPrefix is the brand word the run's sandbox spoke (header
+	// names, media type, webhook signature header).
+	HeaderPrefix string        `json:"headerPrefix"`
+	Triggers     []string      `json:"triggers"`
+	Started      time.Time     `json:"started"`
+	Duration     time.Duration `json:"duration"`
+	Checks       []Result      `json:"checks"`
+	// Writes are the add-on's calls that change data (method, path,
+	// status) during the fault rounds, each with its round: empty when it
+	// only read, nil when no round was played.
+	Writes []string `json:"writes"`
+	// Notes are what the card says besides the checks: a token header
+	// in another brand word than the sandbox's, say.
+	Notes []string `json:"notes,omitempty"`
 	// AddonOutput is the end of the add-on's output (when certify started
 	// it and a check failed).
 	AddonOutput string `json:"addonOutput,omitempty"`

@@ -122,14 +122,25 @@ func (s *suite) emit(event, instance string) error {
 	return s.control(http.MethodPost, "/_sandbox/events", map[string]any{"eshop": s.o.Eshop, "event": event, "instance": instance}, nil)
 }
 
-// trigger emits the first trigger event (the one rounds use) with its
-// next instance; it reports whether there was one.
+// fire makes one trigger event happen: for order:create without an
+// instance a fresh order created through the API (the e-shop sends the
+// event), else the event emitted with the trigger's next instance.
+func (s *suite) fire(t Trigger) error {
+	if freshOrders(t) {
+		_, err := s.freshOrder()
+		return err
+	}
+	return s.emit(t.Event, s.instance(t))
+}
+
+// trigger makes the first trigger event (the one rounds use) happen; it
+// reports whether there was one.
 func (s *suite) trigger() bool {
 	if len(s.o.Triggers) == 0 {
 		return false
 	}
 	t := s.o.Triggers[0]
-	if err := s.emit(t.Event, s.instance(t)); err != nil {
+	if err := s.fire(t); err != nil {
 		s.progress("emitting %s failed: %v", t.Event, err)
 		return false
 	}

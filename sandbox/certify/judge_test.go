@@ -98,3 +98,34 @@ func TestRetriesIn(t *testing.T) {
 		})
 	}
 }
+
+// TestResentOrWaited: the 429 round lasts until the add-on sent the
+// refused request again or called once the Retry-After time came; a
+// call sent beside the refused one, refused too, does not end it (the
+// next round's fault would meet the add-on's retry).
+func TestResentOrWaited(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	call := func(path string, ms int) *bus.Call {
+		at := t0.Add(time.Duration(ms) * time.Millisecond)
+		return &bus.Call{ID: path, Method: http.MethodGet, Path: path, Time: at, Received: at, Duration: time.Millisecond}
+	}
+	faulted := call("/api/orders/1", 0)
+	faulted.Status, faulted.RespHeader = 429, http.Header{"Retry-After": {t0.Add(2 * time.Second).Format(http.TimeFormat)}}
+	for _, tc := range []struct {
+		name  string
+		later []*bus.Call
+		want  bool
+	}{
+		{"no call after it", nil, false},
+		{"another read sent beside it", []*bus.Call{call("/api/orders/statuses", 1)}, false},
+		{"the same request at once", []*bus.Call{call("/api/orders/1", 5)}, true},
+		{"another call once the time came", []*bus.Call{call("/api/orders/statuses", 1), call("/api/orders/statuses", 2000)}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := round{faulted: faulted, calls: append([]*bus.Call{faulted}, tc.later...)}
+			if got := resentOrWaited(r); got != tc.want {
+				t.Fatalf("resentOrWaited = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
 )
 
 // Options say which add-on to certify and how.
@@ -33,8 +35,8 @@ type Options struct {
 	// process group, stopped at the end). Its environment holds what it
 	// needs to know: SANDBOX_URL, SANDBOX_ESHOP, SANDBOX_ESHOP_URL,
 	// SANDBOX_OAUTH_URL, SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET,
-	// SANDBOX_ADDON, ADDON_URL and ADDON_PORT. Without it, the add-on must
-	// already run and find the sandbox at Addr.
+	// SANDBOX_ADDON, SANDBOX_HEADER_PREFIX, ADDON_URL and ADDON_PORT.
+	// Without it, the add-on must already run and find the sandbox at Addr.
 	Command string
 	// Dir is the command's folder ("" for the current one).
 	Dir string
@@ -43,6 +45,12 @@ type Options struct {
 	Triggers []Trigger
 	// Addr is where the run's sandbox listens (default 127.0.0.1:0).
 	Addr string
+	// HeaderPrefix is the brand word of the run's sandbox: its header
+	// names (<word>-Access-Token, <word>-Webhook-Signature) and media type
+	// (application/vnd.<word>.v1.0), as `sandbox up --header-prefix` sets
+	// them; an add-on built on a client library that hard-codes its word
+	// is certified unchanged with that word. Default: Service.
+	HeaderPrefix string
 	// Timing tunes the waits; zero fields take DefaultTiming's.
 	Timing Timing
 	// Log receives the sandbox's warnings and errors (nil: discarded).
@@ -160,8 +168,24 @@ func (o *Options) check() error {
 	if o.Addr == "" {
 		o.Addr = "127.0.0.1:0"
 	}
+	if o.HeaderPrefix == "" {
+		o.HeaderPrefix = sandbox.DefaultHeaderPrefix
+	}
+	if !validPrefix(o.HeaderPrefix) {
+		return fmt.Errorf("the header prefix %q is not a word of letters, digits and '-' (such as Acme)", o.HeaderPrefix)
+	}
 	o.Timing = o.Timing.withDefaults()
 	return nil
+}
+
+// validPrefix: the word makes valid header names and a media type.
+func validPrefix(p string) bool {
+	for _, r := range p {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-') {
+			return false
+		}
+	}
+	return p != "" && p[0] != '-' && p[len(p)-1] != '-'
 }
 
 // addonHost is the host:port of the install URL (port filled in).

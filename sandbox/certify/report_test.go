@@ -24,6 +24,7 @@ func sample() *Report {
 		`<script>alert("not run")</script>`})
 	rs.set(CheckDuplicate, Observed, "The same order:create 2025000001, delivered twice, was answered 200 and 200; the add-on made 2 API calls after them.", nil)
 	return &Report{Addon: "my-addon", Eshop: 1001, InstallURL: "http://127.0.0.1:9090/install", WebhookURL: "http://127.0.0.1:9090/webhooks",
+		HeaderPrefix: "Acme", Notes: []string{"2 API call(s) sent the token in Other-Access-Token and were answered 401: <b>this</b> run's sandbox speaks Acme."}, Writes: []string{"certify-429 round: 09:00:02.000 PATCH /api/orders/2025000025/status -> 200, token abc"},
 		Triggers: []string{"order:create"}, Started: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC), Duration: 12340 * time.Millisecond,
 		Checks: rs.ordered("not run: the sample stops here"), AddonOutput: "listening on 127.0.0.1:9090\nrefused a webhook? no",
 		Chaos: &Chaos{Rate: 0.25, Seed: 7, Coping: []scenario.ChaosCoping{{Fault: "chaos:locked", Injected: 2, Recovered: 1, Open: 1,
@@ -83,5 +84,35 @@ func TestHTMLIsSelfContained(t *testing.T) {
 	}
 	if !bytes.Contains(b.Bytes(), []byte(`&lt;script&gt;alert(&#34;not run&#34;)&lt;/script&gt;`)) {
 		t.Error("the evidence is not escaped")
+	}
+}
+
+// TestOutcome: a failed check fails the run; a check not exercised does
+// not, but leaves it INCOMPLETE rather than CERTIFIED; observations are
+// no gap.
+func TestOutcome(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		verdicts []Verdict
+		want     string
+	}{
+		{"all passed", []Verdict{Passed, Passed}, OutcomeCertified},
+		{"passed and observed", []Verdict{Passed, Observed}, OutcomeCertified},
+		{"one not exercised", []Verdict{Passed, NotExercised, Observed}, OutcomeIncomplete},
+		{"nothing exercised", []Verdict{NotExercised, NotExercised}, OutcomeIncomplete},
+		{"one failed", []Verdict{Passed, NotExercised, Failed}, OutcomeFailed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &Report{}
+			for i, v := range tc.verdicts {
+				r.Checks = append(r.Checks, Result{ID: Rules[i].ID, Verdict: v})
+			}
+			if got := r.Outcome(); got != tc.want {
+				t.Fatalf("Outcome() = %s, want %s", got, tc.want)
+			}
+			if r.Failed() != (tc.want == OutcomeFailed) {
+				t.Fatalf("Failed() = %v", r.Failed())
+			}
+		})
 	}
 }

@@ -8,6 +8,13 @@
 //	--break ignore-retry-after  repeats a call answered 423 or 429 at once
 //	--break keep-expired-token  repeats a call answered 401 expired-token with the same token
 //	--break retry-503           repeats a call answered 503 (maintenance) after a short pause
+//	--break refuse-webhooks     refuses every webhook, correctly signed or not
+//	--break silent              exchanges the install's code and makes no API call at all
+//
+// --process-orders makes it act on new orders as an order-processing
+// add-on does: an order:create whose order is in the e-shop's default
+// status is moved on to the next status (PATCH /api/orders/{code}/status);
+// any other order is only read.
 //
 // It reads what certify puts in its environment (SANDBOX_URL,
 // SANDBOX_ESHOP_URL, SANDBOX_OAUTH_URL, SANDBOX_CLIENT_ID,
@@ -38,6 +45,7 @@ import (
 
 type addon struct {
 	brk                  string
+	process              bool
 	api, eshopURL, oauth string
 	clientID, secret     string
 	self                 string
@@ -53,8 +61,9 @@ type addon struct {
 func main() {
 	listen := flag.String("listen", "127.0.0.1:9393", "address to listen on")
 	brk := flag.String("break", "", "the one rule to break")
+	process := flag.Bool("process-orders", false, "move new orders in the default status on to the next status")
 	flag.Parse()
-	a := &addon{brk: *brk, api: os.Getenv("SANDBOX_URL"), eshopURL: os.Getenv("SANDBOX_ESHOP_URL"), oauth: os.Getenv("SANDBOX_OAUTH_URL"),
+	a := &addon{brk: *brk, process: *process, api: os.Getenv("SANDBOX_URL"), eshopURL: os.Getenv("SANDBOX_ESHOP_URL"), oauth: os.Getenv("SANDBOX_OAUTH_URL"),
 		clientID: os.Getenv("SANDBOX_CLIENT_ID"), secret: os.Getenv("SANDBOX_CLIENT_SECRET"), self: "http://" + *listen,
 		client: &http.Client{Timeout: 10 * time.Second}, slots: make(chan struct{}, 3)}
 	mux := http.NewServeMux()
@@ -116,6 +125,9 @@ func (a *addon) exchange(code string) error {
 
 // setup fetches the signature key and registers order:create.
 func (a *addon) setup() {
+	if a.brk == "silent" {
+		return
+	}
 	var key struct {
 		SignatureKey string `json:"signatureKey"`
 	}
@@ -244,7 +256,7 @@ func (a *addon) webhook(w http.ResponseWriter, r *http.Request) {
 	m := hmac.New(sha1.New, []byte(key))
 	m.Write(body)
 	good := key != "" && hmac.Equal([]byte(hex.EncodeToString(m.Sum(nil))), []byte(r.Header.Get("Service-Webhook-Signature")))
-	if !good && a.brk != "ignore-signature" {
+	if (!good && a.brk != "ignore-signature") || a.brk == "refuse-webhooks" {
 		http.Error(w, "bad signature", http.StatusUnauthorized)
 		return
 	}
@@ -254,6 +266,40 @@ func (a *addon) webhook(w http.ResponseWriter, r *http.Request) {
 		Instance string `json:"eventInstance"`
 	}
 	if json.Unmarshal(body, &n) == nil && strings.HasPrefix(n.Event, "order:") {
+		if a.process && n.Event == "order:create" {
+			go a.processOrder(n.Instance)
+			return
+		}
 		go func() { _, _ = a.call("GET", "/api/orders/"+n.Instance, nil, nil) }()
+	}
+}
+
+// processOrder moves a new order (one in the default status) on to the
+// status after it.
+func (a *addon) processOrder(code string) {
+	var order struct {
+		Order struct {
+			Status struct {
+				ID int `json:"id"`
+			} `json:"status"`
+		} `json:"order"`
+	}
+	if _, err := a.call("GET", "/api/orders/"+code, nil, &order); err != nil {
+		return
+	}
+	var list struct {
+		Default  int `json:"defaultStatus"`
+		Statuses []struct {
+			ID int `json:"id"`
+		} `json:"statuses"`
+	}
+	if _, err := a.call("GET", "/api/orders/statuses", nil, &list); err != nil || order.Order.Status.ID != list.Default {
+		return
+	}
+	for i, st := range list.Statuses {
+		if st.ID == list.Default && i+1 < len(list.Statuses) {
+			_, _ = a.call("PATCH", "/api/orders/"+code+"/status", map[string]any{"data": map[string]any{"statusId": list.Statuses[i+1].ID}}, nil)
+			return
+		}
 	}
 }
