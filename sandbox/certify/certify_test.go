@@ -452,9 +452,17 @@ func TestNothingPassesUnseen(t *testing.T) {
 	if c := silent.Check(CheckMaintenance); !strings.Contains(c.Summary, "not played: the add-on made no API call within 10s (--settle)") {
 		t.Errorf("maintenance says %q", c.Summary)
 	}
-	if silent.Duration > 30*time.Second {
-		t.Errorf("the run of an add-on that makes no call took %s", silent.Duration)
+	// The rounds after the first are not played, so the run waits
+	// --settle once rather than once per round (about 14 s with the
+	// default timing on an idle machine, down from about 70 s); the
+	// verdicts say so, the wall time is only logged (a loaded CI machine
+	// stretches it).
+	for _, id := range []string{CheckMaintenance, CheckNoRetry, CheckExpiredToken} {
+		if c := silent.Check(id); !strings.Contains(c.Summary, "not played:") {
+			t.Errorf("silent add-on, %s was played: %s", id, c.Summary)
+		}
 	}
+	t.Logf("the run of an add-on that makes no call took %s", silent.Duration)
 	if !strings.Contains(card(silent), "\nnot exercised, so neither passed nor failed: webhook-ack, webhook-signature, ") {
 		t.Errorf("the card does not list what was not exercised")
 	}
