@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -40,15 +41,19 @@ func readDockerfile(t *testing.T, path string) []dockerInstruction {
 }
 
 // TestDockerfile checks the image recipe without a Docker engine: two
-// stages, a static binary (the build stage's own command is run here and
-// its output inspected), a non-root user, port 8080, and `sandbox up`
-// headless on every interface with a public URL.
+// stages, the build stage on the building machine cross-compiling for
+// the target's os and architecture (docker buildx's TARGETOS and
+// TARGETARCH, so one recipe builds amd64 and arm64 images), a static
+// binary (the build stage's own command is run here, for this machine and
+// for arm64, and its output inspected), a non-root user, port 8080, and
+// `sandbox up` headless on every interface with a public URL.
 func TestDockerfile(t *testing.T) {
 	root := filepath.Join("..", "..")
 	ins := readDockerfile(t, filepath.Join(root, "Dockerfile"))
 	var froms []string
 	last := map[string]string{} // the final stage's instructions
 	build := ""
+	buildArgs := map[string]bool{} // the build stage's ARGs
 	for _, in := range ins {
 		if in.op == "FROM" {
 			froms = append(froms, in.args)
@@ -59,9 +64,21 @@ func TestDockerfile(t *testing.T) {
 		if in.op == "RUN" && strings.Contains(in.args, "go build") {
 			build = in.args
 		}
+		if in.op == "ARG" && len(froms) == 1 {
+			for _, a := range strings.Fields(in.args) {
+				name, _, _ := strings.Cut(a, "=")
+				buildArgs[name] = true
+			}
+		}
 	}
 	if len(froms) != 2 || !strings.HasSuffix(froms[0], " AS build") {
 		t.Fatalf("want a build stage and a run stage, got FROM %q", froms)
+	}
+	if !strings.HasPrefix(froms[0], "--platform=$BUILDPLATFORM ") {
+		t.Errorf("the build stage %q must run on the building machine (--platform=$BUILDPLATFORM) and cross-compile", froms[0])
+	}
+	if !buildArgs["TARGETOS"] || !buildArgs["TARGETARCH"] || !strings.Contains(build, "GOOS=${TARGETOS}") || !strings.Contains(build, "GOARCH=${TARGETARCH}") {
+		t.Errorf("the build stage must build for TARGETOS/TARGETARCH (ARG and GOOS/GOARCH): ARGs %v, %q", buildArgs, build)
 	}
 	if !strings.Contains(last["COPY"], "--from=build") {
 		t.Errorf("the run stage copies %q, not the build stage's binary", last["COPY"])
@@ -78,31 +95,45 @@ func TestDockerfile(t *testing.T) {
 	if !regexp.MustCompile(`^SANDBOX_PUBLIC_URL=http://\S+$`).MatchString(last["ENV"]) {
 		t.Errorf("ENV %q: the image must set SANDBOX_PUBLIC_URL (--public-url)", last["ENV"])
 	}
-	if !strings.HasPrefix(build, "CGO_ENABLED=0 go build ") || !strings.Contains(build, "-o /out/sandbox ./cmd/sandbox") {
+	if !strings.HasPrefix(build, "CGO_ENABLED=0 ") || !strings.Contains(build, " go build ") || !strings.Contains(build, "-o /out/sandbox ./cmd/sandbox") {
 		t.Fatalf("build command %q", build)
 	}
 
-	// Run the build stage's command (output redirected) and inspect the binary.
-	out := t.TempDir()
-	cmd := exec.Command("sh", "-c", strings.ReplaceAll(build, "/out/", out+"/"))
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "VERSION=v0.0.0-docker")
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("%s: %v\n%s", build, err, msg)
-	}
-	bin := filepath.Join(out, "sandbox")
-	f, err := elf.Open(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	for _, p := range f.Progs {
-		if p.Type == elf.PT_INTERP {
-			t.Errorf("the binary asks for a dynamic loader: it is not static")
+	// Run the build stage's command (output redirected) as buildx would
+	// for this machine and for arm64, and inspect the binaries.
+	cases := []struct {
+		arch    string
+		machine elf.Machine
+	}{{runtime.GOARCH, 0}, {"arm64", elf.EM_AARCH64}}
+	var bin string
+	for _, c := range cases {
+		out := t.TempDir()
+		cmd := exec.Command("sh", "-c", strings.ReplaceAll(build, "/out/", out+"/"))
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "VERSION=v0.0.0-docker", "TARGETOS=linux", "TARGETARCH="+c.arch)
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", build, err, msg)
 		}
-	}
-	if libs, _ := f.ImportedLibraries(); len(libs) > 0 {
-		t.Errorf("the binary needs shared libraries %v", libs)
+		b := filepath.Join(out, "sandbox")
+		f, err := elf.Open(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if c.machine != 0 && f.Machine != c.machine {
+			t.Errorf("TARGETARCH=%s built for %v", c.arch, f.Machine)
+		}
+		for _, p := range f.Progs {
+			if p.Type == elf.PT_INTERP {
+				t.Errorf("the %s binary asks for a dynamic loader: it is not static", c.arch)
+			}
+		}
+		if libs, _ := f.ImportedLibraries(); len(libs) > 0 {
+			t.Errorf("the %s binary needs shared libraries %v", c.arch, libs)
+		}
+		if c.arch == runtime.GOARCH {
+			bin = b
+		}
 	}
 	v, err := exec.Command(bin, "version").Output()
 	if err != nil || !strings.HasPrefix(string(v), "sandbox v0.0.0-docker ") {

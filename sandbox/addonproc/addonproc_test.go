@@ -1,55 +1,117 @@
 package addonproc
 
 import (
-	"os"
+	"errors"
 	"os/exec"
-	"strconv"
-	"strings"
-	"syscall"
+	"reflect"
+	"sync"
 	"testing"
 	"time"
 )
 
-// TestStopEndsTheWholeGroup: a shell that ignores SIGTERM and has a child
-// of its own is killed after the grace period, child included, and its
-// output is kept.
-func TestStopEndsTheWholeGroup(t *testing.T) {
-	cmd := exec.Command("/bin/sh", "-c", `trap '' TERM; sleep 30 & echo "child $!"; wait`)
-	p, err := Start(cmd, 0)
-	if err != nil {
-		t.Fatal(err)
+// fakeTree is a tree that records what Process asks of it; its process
+// ends when end is closed (by a behaviour, or the test).
+type fakeTree struct {
+	mu       sync.Mutex
+	calls    []string
+	end      chan struct{}
+	once     sync.Once
+	startErr error
+	// onInterrupt is what asking the tree to end does: end it, ignore
+	// it, or fail.
+	onInterrupt string // "ends", "ignored", "fails"
+}
+
+func (f *fakeTree) record(c string) {
+	f.mu.Lock()
+	f.calls = append(f.calls, c)
+	f.mu.Unlock()
+}
+
+func (f *fakeTree) ended() { f.once.Do(func() { close(f.end) }) }
+
+func (f *fakeTree) start(*exec.Cmd) error { f.record("start"); return f.startErr }
+func (f *fakeTree) wait() error           { <-f.end; f.record("ended"); return errors.New("signal: killed") }
+func (f *fakeTree) release()              { f.record("release") }
+func (f *fakeTree) kill() error           { f.record("kill"); f.ended(); return nil }
+func (f *fakeTree) interrupt() error {
+	f.record("interrupt")
+	switch f.onInterrupt {
+	case "ends":
+		f.ended()
+	case "fails":
+		return errors.New("cannot ask")
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for !strings.Contains(p.Output(), "child ") {
-		if time.Now().After(deadline) {
-			t.Fatalf("no output: %q", p.Output())
-		}
-		time.Sleep(10 * time.Millisecond)
+	return nil
+}
+
+func (f *fakeTree) got() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.calls...)
+}
+
+// TestStopLogic: the one stop sequence every system's tree gets. Asked
+// to end, a tree that ends is not killed; one that ignores it is killed
+// after the grace period; one that cannot be asked is killed at once (the
+// grace here is an hour, so waiting for it would hang the test); one that
+// has ended already is left alone. The tree is released after its end,
+// before Done.
+func TestStopLogic(t *testing.T) {
+	cases := []struct {
+		name        string
+		onInterrupt string
+		endedFirst  bool
+		grace       time.Duration
+		want        []string
+	}{
+		{"ends when asked", "ends", false, time.Hour, []string{"start", "interrupt", "ended", "release"}},
+		{"ignores the ask", "ignored", false, time.Millisecond, []string{"start", "interrupt", "kill", "ended", "release"}},
+		{"cannot be asked", "fails", false, time.Hour, []string{"start", "interrupt", "kill", "ended", "release"}},
+		{"ended already", "ends", true, time.Hour, []string{"start", "ended", "release"}},
 	}
-	if err := p.Exited(); err != nil {
-		t.Fatalf("running process reported as exited: %v", err)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := &fakeTree{end: make(chan struct{}), onInterrupt: c.onInterrupt}
+			p, err := start(f, exec.Command("add-on"), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.endedFirst {
+				f.ended()
+				<-p.Done()
+			} else if err := p.Exited(); err != nil {
+				t.Fatalf("a running process reported as exited: %v", err)
+			}
+			stopped := make(chan struct{})
+			go func() { p.Stop(c.grace); close(stopped) }()
+			select {
+			case <-stopped:
+			case <-time.After(10 * time.Second):
+				t.Fatalf("Stop did not return; calls %v", f.got())
+			}
+			select {
+			case <-p.Done():
+			default:
+				t.Fatal("Stop returned before the process ended")
+			}
+			if got := f.got(); !reflect.DeepEqual(got, c.want) {
+				t.Fatalf("calls %v, want %v", got, c.want)
+			}
+			if err := p.Exited(); err == nil || err.Error() != "signal: killed; output:\n" {
+				t.Fatalf("Exited = %v", err)
+			}
+		})
 	}
-	child, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(p.Output()), "child")))
-	if err != nil {
-		t.Fatalf("output %q: %v", p.Output(), err)
+}
+
+// TestStartFails: a tree that cannot start gives its error and no process.
+func TestStartFails(t *testing.T) {
+	f := &fakeTree{end: make(chan struct{}), startErr: errors.New("no such program")}
+	p, err := start(f, exec.Command("add-on"), 0)
+	if err == nil || err.Error() != "no such program" || p != nil {
+		t.Fatalf("start = %v, %v", p, err)
 	}
-	began := time.Now()
-	p.Stop(200 * time.Millisecond)
-	if took := time.Since(began); took < 200*time.Millisecond {
-		t.Fatalf("stopped after %v although the shell ignores SIGTERM: not the grace period", took)
-	}
-	if p.Exited() == nil {
-		t.Fatal("Exited is nil after Stop")
-	}
-	// The child belonged to the group: it is gone, or a zombie waiting
-	// for whoever adopted it to reap it (state Z); give it a moment.
-	for i := 0; i < 50; i++ {
-		if !alive(child) {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("the shell's child %d survived Stop", child)
 }
 
 // TestTailKeepsTheEnd: beyond its size the oldest bytes go, and the text
@@ -77,19 +139,4 @@ func TestTailKeepsTheEnd(t *testing.T) {
 			}
 		})
 	}
-}
-
-// alive reports whether a process exists and is not a zombie.
-func alive(pid int) bool {
-	if err := syscall.Kill(pid, 0); err == syscall.ESRCH {
-		return false
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return err != nil && !os.IsNotExist(err)
-	}
-	// pid (comm) state ...: the state follows the last ')'.
-	s := string(stat)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
 }

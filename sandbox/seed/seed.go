@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strconv"
@@ -167,11 +168,15 @@ func Seeded(st *store.Store) bool {
 	return ok
 }
 
+// path names a fixture file for messages: p (slash-separated, inside the
+// fixture set) under the set's folder, in the system's own form
+// (C:\data\eshops\1001\eshop.json on Windows).
 func (l *Loader) path(p string) string {
 	if l.Name == "" {
-		return p
+		return filepath.FromSlash(p)
 	}
-	return strings.TrimSuffix(l.Name, "/") + "/" + p
+	sep := string(filepath.Separator)
+	return strings.TrimRight(l.Name, "/"+sep) + sep + filepath.FromSlash(p)
 }
 
 // record is one decoded fixture record with its line.

@@ -13,7 +13,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -53,12 +52,13 @@ func Build(t testing.TB, dir string) string {
 // Up runs `sandbox up --headless --addr 127.0.0.1:0` in dir (env nil:
 // this process's environment) until the test ends, and returns the base
 // URL it printed once it answers its health check. It is stopped with
-// SIGTERM, and killed with its process group after 10 s.
+// SIGTERM (killed on Windows), and killed with its process group after
+// 10 s.
 func Up(t testing.TB, ctx context.Context, bin, dir string, env []string) string {
 	t.Helper()
 	up := exec.CommandContext(ctx, bin, "up", "--headless", "--addr", "127.0.0.1:0")
 	up.Dir, up.Env = dir, env
-	up.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	OwnGroup(up)
 	stdout, err := up.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -68,13 +68,13 @@ func Up(t testing.TB, ctx context.Context, bin, dir string, env []string) string
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_ = up.Process.Signal(syscall.SIGTERM)
+		_ = Terminate(up)
 		done := make(chan struct{})
 		go func() { _ = up.Wait(); close(done) }()
 		select {
 		case <-done:
 		case <-time.After(10 * time.Second):
-			_ = syscall.Kill(-up.Process.Pid, syscall.SIGKILL)
+			_ = KillGroup(up)
 			<-done
 		}
 	})

@@ -14,7 +14,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -91,12 +90,12 @@ func TestOwnAddonPath(t *testing.T) {
 	addon.Env = append(addonEnv, "ADDON_PORT="+port)
 	var addonOut bytes.Buffer
 	addon.Stdout, addon.Stderr = &addonOut, &addonOut
-	addon.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	built.OwnGroup(addon)
 	if err := addon.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_ = syscall.Kill(-addon.Process.Pid, syscall.SIGTERM)
+		_ = built.TerminateGroup(addon)
 		_ = addon.Wait()
 		if t.Failed() {
 			t.Logf("add-on output:\n%s", addonOut.String())

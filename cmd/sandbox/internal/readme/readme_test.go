@@ -35,7 +35,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -172,13 +171,13 @@ func TestREADMEBlocksRun(t *testing.T) {
 	cmd.Dir = work
 	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
 		"SANDBOX_URL="+base, "SANDBOX_ADDR="+base, "TMPDIR="+filepath.Join(tmp, "tmp"), "NO_COLOR=1")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // background jobs a block starts end with the group
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	built.OwnGroup(cmd) // background jobs a block starts end with the group
+	cmd.Cancel = func() error { return built.KillGroup(cmd) }
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err = cmd.Run()
 	if cmd.Process != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = built.KillGroup(cmd)
 	}
 	if err != nil {
 		t.Fatalf("the README's blocks failed (line numbers in bash's messages are README.md's): %v\n%s", err, tail(out.String(), 60))

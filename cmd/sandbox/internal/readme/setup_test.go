@@ -10,14 +10,14 @@ import (
 
 // TestREADMEOutputsIgnored: the files the README's commands write in a
 // clone (the JUnit report of its test line, the HAR export, a data file,
-// make build's binary) are ignored by git, so following the README never
+// make build's binary, make dist's archives) are ignored by git, so following the README never
 // leaves a file to commit by mistake.
 func TestREADMEOutputsIgnored(t *testing.T) {
 	git, err := exec.LookPath("git")
 	if err != nil {
 		t.Fatal("git is needed to read .gitignore as git does")
 	}
-	for _, p := range []string{"report.xml", "calls.har", "sandbox.db", "bin/sandbox", "cmd/sandbox/internal/ownaddon/testdata/__pycache__/addon.cpython-311.pyc"} {
+	for _, p := range []string{"report.xml", "calls.har", "sandbox.db", "bin/sandbox", "dist/SHA256SUMS", "cmd/sandbox/internal/ownaddon/testdata/__pycache__/addon.cpython-311.pyc"} {
 		cmd := exec.Command(git, "check-ignore", "-q", "--no-index", p)
 		cmd.Dir = "../../../.."
 		if err := cmd.Run(); err != nil {
@@ -62,5 +62,40 @@ func TestNoTrackedArtefacts(t *testing.T) {
 		if bad.MatchString(f) {
 			t.Errorf("%s is a build or test artefact and is tracked; remove it (git rm --cached) and ignore it", f)
 		}
+	}
+}
+
+// TestREADMESystems: the table of what is verified on which system names
+// every system make cross and make dist build for (the Makefile's
+// TARGETS), and CI runs make cross.
+func TestREADMESystems(t *testing.T) {
+	readme, err := os.ReadFile("../../../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mk, err := os.ReadFile("../../../../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ci, err := os.ReadFile("../../../../.ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^TARGETS\s*:=\s*(.+)$`).FindSubmatch(mk)
+	if m == nil {
+		t.Fatal("no TARGETS in the Makefile")
+	}
+	names := map[string]string{"linux": "Linux", "darwin": "macOS", "windows": "Windows"}
+	_, table, _ := strings.Cut(string(readme), "### What is verified on which system")
+	table, _, _ = strings.Cut(table, "\n\n##")
+	for _, tg := range strings.Fields(string(m[1])) {
+		goos, goarch, _ := strings.Cut(tg, "/")
+		row := regexp.MustCompile(`(?m)^\| ` + names[goos] + ` [^|]*\b` + goarch + `\b[^|]*\|`)
+		if names[goos] == "" || !row.MatchString(table) {
+			t.Errorf("the README's table of systems has no row for %s", tg)
+		}
+	}
+	if !regexp.MustCompile(`(?m)^make cross\b`).Match(ci) {
+		t.Error(".ci/run does not run make cross")
 	}
 }
