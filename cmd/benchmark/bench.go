@@ -156,6 +156,7 @@ func (b *bench) throughput(p *proc) ([]row, error) {
 	if order == nil {
 		rows = append(rows, row{"POST /api/orders", "not measured", "", firstLine(orderErr.Error())})
 	}
+	rows = append(rows, b.healthUnderLoad(p, productPath))
 	return rows, nil
 }
 

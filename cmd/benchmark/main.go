@@ -36,6 +36,7 @@ func main() {
 		runs     = flag.Int("startups", 5, "start-ups to time (the median is reported)")
 		scen     = flag.String("scenarios", "scenarios", "scenario folder to time with sandbox test one at a time and in parallel (empty skips it)")
 		only     = flag.Bool("scenarios-only", false, "time only the scenario folder")
+		health   = flag.Bool("health-only", false, "measure only health under 500 keep-alive clients")
 	)
 	flag.Parse()
 	var conc []int
@@ -50,6 +51,15 @@ func main() {
 	b := &bench{bin: *bin, duration: *duration, conc: conc, startups: *runs}
 	var rows []row
 	var err error
+	if *health {
+		rows, err = b.healthOnly()
+		printTable(rows)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "benchmark:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *scen != "" {
 		rows, err = b.scenarios(*scen)
 	}
