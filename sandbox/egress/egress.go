@@ -55,13 +55,7 @@ func (g *Guard) Bind(listen net.Addr, publicURL string) {
 	g.publicHost, g.publicPort = "", ""
 	if u, err := url.Parse(publicURL); err == nil && u.Hostname() != "" {
 		g.publicHost = strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
-		g.publicPort = u.Port()
-		if g.publicPort == "" {
-			g.publicPort = map[string]string{"https": "443"}[u.Scheme]
-			if g.publicPort == "" {
-				g.publicPort = "80"
-			}
-		}
+		g.publicPort = portOf(u)
 	}
 }
 
@@ -112,13 +106,7 @@ func (g *Guard) Check(ctx context.Context, rawURL string) error {
 	if g.Internal != nil && g.Internal(u) {
 		return nil
 	}
-	port := u.Port()
-	if port == "" {
-		port = map[string]string{"https": "443"}[u.Scheme]
-		if port == "" {
-			port = "80"
-		}
-	}
+	port := portOf(u)
 	if g.isPublic(u.Hostname(), port) {
 		return fmt.Errorf("%s: %w", u.Host, ErrSelf)
 	}
@@ -275,13 +263,7 @@ func (g *Guard) CheckDownload(ctx context.Context, rawURL string) error {
 	if err != nil || u.Host == "" || (g.Internal != nil && g.Internal(u)) {
 		return nil
 	}
-	port := u.Port()
-	if port == "" {
-		port = map[string]string{"https": "443"}[u.Scheme]
-		if port == "" {
-			port = "80"
-		}
-	}
+	port := portOf(u)
 	ips, err := resolve(ctx, u.Hostname())
 	if err != nil {
 		return nil
@@ -314,4 +296,16 @@ func (g *Guard) DownloadClient(timeout time.Duration) *http.Client {
 		return g.CheckDownload(req.Context(), req.URL.String())
 	}
 	return c
+}
+
+// portOf is the URL's port, or its scheme's default (443 for https, else
+// 80).
+func portOf(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	if u.Scheme == "https" {
+		return "443"
+	}
+	return "80"
 }
