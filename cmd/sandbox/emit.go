@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -65,9 +64,9 @@ eventInstance is the list as the service writes it.`,
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {
-				var pretty bytes.Buffer
-				_ = json.Indent(&pretty, data, "", "  ")
-				fmt.Fprintln(out, pretty.String())
+				if err := writeJSON(out, data); err != nil {
+					return fail(cmd, "%v", err)
+				}
 				return nil
 			}
 			var ev webhooks.EmittedEvent

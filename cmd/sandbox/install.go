@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -57,9 +56,9 @@ not start. Past reports: GET /_sandbox/installs.`,
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {
-				var pretty bytes.Buffer
-				_ = json.Indent(&pretty, data, "", "  ")
-				fmt.Fprintln(out, pretty.String())
+				if err := writeJSON(out, data); err != nil {
+					return fail(cmd, "%v", err)
+				}
 			} else {
 				rec.WriteText(out)
 			}
