@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -23,6 +24,7 @@ func newCertifyCmd() *cobra.Command {
 		triggers           []string
 		junit, html        string
 		asJSON, logs       bool
+		requireAll         bool // --require-all
 		webhook, quiet     time.Duration
 		settle, startAfter time.Duration
 	)
@@ -78,7 +80,7 @@ deliveries that decided it, and ends FAILED (a check failed), INCOMPLETE
 (every check exercised, none failed); --junit (not exercised = skipped) and
 --html write it for CI. The exit code is 1 when a check failed (or the run
 could not start), else 0: INCOMPLETE is no failure, but is no certification
-either.`,
+either; --require-all makes it exit 1 too, for a CI job that must certify.`,
 		Example: `  sandbox certify --addon example-addon --addon-url http://127.0.0.1:9292/install --command 'sandbox example-addon --listen 127.0.0.1:9292' --trigger order:create
   sandbox certify --addon my-addon --addon-url http://127.0.0.1:9191/install --client-id my-client --client-secret my-secret --command 'python3 addon.py' --trigger order:create --junit certify.xml --html certify.html
   sandbox certify --addon my-addon --addon-url http://127.0.0.1:9191/install --listen 127.0.0.1:8090 --trigger order:create=2025000001   # the add-on runs already, pointed at 127.0.0.1:8090
@@ -159,10 +161,7 @@ either.`,
 			if ctx.Err() != nil {
 				return fail(cmd, "interrupted")
 			}
-			if rep.Failed() {
-				return reported{fmt.Errorf("%d check(s) failed", rep.Count(certify.Failed))}
-			}
-			return nil
+			return certifyExit(rep, requireAll)
 		},
 	}
 	f := cmd.Flags()
@@ -180,6 +179,7 @@ either.`,
 	f.StringVar(&junit, "junit", "", "write JUnit XML (a test case per check) to this file"+envHelp("junit"))
 	f.StringVar(&html, "html", "", "write the report card as a self-contained HTML page to this file"+envHelp("html"))
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON"+envHelp("json"))
+	f.BoolVar(&requireAll, "require-all", false, "exit 1 when a check was not exercised (INCOMPLETE), not only when one failed"+envHelp("require-all"))
 	f.DurationVar(&webhook, "webhook-timeout", certify.DefaultTiming.Webhook, "how soon a notification must be answered"+envHelp("webhook-timeout"))
 	f.DurationVar(&quiet, "quiet", certify.DefaultTiming.Quiet, "the add-on is done with a stimulus after this long without a call"+envHelp("quiet"))
 	f.DurationVar(&settle, "settle", certify.DefaultTiming.Settle, "longest wait for the add-on to react to a stimulus"+envHelp("settle"))
@@ -187,4 +187,16 @@ either.`,
 	chaos.add(f)
 	f.BoolVar(&logs, "sandbox-log", false, "show the run's sandbox warnings and errors on stderr")
 	return cmd
+}
+
+// certifyExit is the command's outcome: an error (exit 1) when a check
+// failed, and with requireAll also when a check was not exercised.
+func certifyExit(rep *certify.Report, requireAll bool) error {
+	switch {
+	case rep.Failed():
+		return reported{fmt.Errorf("%d check(s) failed", rep.Count(certify.Failed))}
+	case requireAll && rep.Count(certify.NotExercised) > 0:
+		return reported{fmt.Errorf("--require-all: %d check(s) not exercised: %s", rep.Count(certify.NotExercised), strings.Join(rep.NotExercised(), ", "))}
+	}
+	return nil
 }
