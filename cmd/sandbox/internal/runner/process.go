@@ -30,8 +30,9 @@ func (r *run) startProcess() (*process, error) {
 	}
 	// A relative program path is taken from where sandbox test runs
 	// (--var EXAMPLE_ADDON=bin/example-addon) when it exists there, else
-	// from the command's folder.
-	if strings.ContainsRune(argv[0], filepath.Separator) && !filepath.IsAbs(argv[0]) {
+	// from the command's folder. A scenario file writes it with "/",
+	// which Windows takes as a separator too.
+	if strings.ContainsAny(argv[0], "/"+string(filepath.Separator)) && !filepath.IsAbs(argv[0]) {
 		if abs, err := filepath.Abs(argv[0]); err == nil {
 			if _, err := os.Stat(abs); err == nil {
 				argv[0] = abs
