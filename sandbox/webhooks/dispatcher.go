@@ -92,6 +92,9 @@ type Dispatcher struct {
 	start  sync.Once
 
 	postponed map[int]bool // notifications an out-of-order fault moved back once (under mu)
+	// passes counts the worker's passes over its queues (under mu), so a
+	// test can tell that the worker has seen a change (settledSince).
+	passes uint64
 }
 
 // lane is one receiver URL's queue of notification ids.
@@ -351,6 +354,7 @@ func Targets(tx *store.Tx, ev sandbox.Event) ([]Target, error) {
 func (d *Dispatcher) startDue() time.Duration {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.passes++
 	now := d.Clock.Now()
 	var wait time.Duration
 	for url, l := range d.lanes {
@@ -545,4 +549,30 @@ func (d *Dispatcher) Replay(id string) (*Notification, error) {
 func knownEshop(tx *store.Tx, id int) error {
 	_, err := eshop.Get(tx, id)
 	return err
+}
+
+// passCount is how many passes over its queues the worker has made.
+func (d *Dispatcher) passCount() uint64 {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.passes
+}
+
+// settledSince reports whether the worker has nothing in hand: no event
+// waiting to become notifications, no attempt on its way, and a pass over
+// the queues made after pass number after. Whatever it would do without
+// the clock moving or a new event, it has then done: tests wait for it to
+// show that nothing more happens, instead of sleeping.
+func (d *Dispatcher) settledSince(after uint64) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if len(d.inbox) > 0 || d.passes <= after {
+		return false
+	}
+	for _, l := range d.lanes {
+		if l.busy {
+			return false
+		}
+	}
+	return true
 }

@@ -68,6 +68,17 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
+// settle waits until the dispatcher has made a pass over its queues after
+// this call with nothing in hand (settledSince): what it does without the
+// clock moving, it has done, so a test can then show that nothing more
+// happens without a fixed sleep.
+func settle(t *testing.T, d *Dispatcher) {
+	t.Helper()
+	before := d.passCount()
+	d.Wake()
+	waitFor(t, "the dispatcher to settle", func() bool { return d.settledSince(before) })
+}
+
 type rig struct {
 	st    *store.Store
 	bus   *bus.Bus
@@ -137,12 +148,12 @@ func TestReceiverDownThreeAttempts(t *testing.T) {
 	}
 	waitFor(t, "the first attempt", func() bool { n, _ := rc.snapshot(); return n == 1 })
 	// Nothing more happens while the clock stands still.
-	time.Sleep(50 * time.Millisecond)
+	settle(t, g.disp)
 	if n, _ := rc.snapshot(); n != 1 {
 		t.Fatalf("retried without the clock moving: %d tries", n)
 	}
 	g.advance(59 * time.Second)
-	time.Sleep(50 * time.Millisecond)
+	settle(t, g.disp)
 	if n, _ := rc.snapshot(); n != 1 {
 		t.Fatalf("retried before the back-off: %d tries", n)
 	}
@@ -234,7 +245,7 @@ func TestSystemEventsGoToTheAddon(t *testing.T) {
 	g.register(t, "addon:suspend", other.srv.URL) // cannot happen through the API; proves it is ignored
 	g.emit(t, sandbox.Event{EshopID: 1001, Kind: "addon:suspend", Instance: "1001", Addon: "pay"})
 	waitFor(t, "the add-on's notification", func() bool { _, got := addon.snapshot(); return len(got) == 1 })
-	time.Sleep(20 * time.Millisecond)
+	settle(t, g.disp)
 	if n, _ := other.snapshot(); n != 0 {
 		t.Fatalf("a registered webhook got a system event")
 	}

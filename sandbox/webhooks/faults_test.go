@@ -164,7 +164,7 @@ func TestFaultDuplicate(t *testing.T) {
 func TestFaultOutOfOrder(t *testing.T) {
 	g := newFaultRig(t, []string{"order:create"}, byInstance("1", AttemptFault{Name: "ooo", OutOfOrder: true}))
 	g.emit(t, "order:create", "1")
-	time.Sleep(100 * time.Millisecond) // the held notification waits for a successor
+	settle(t, g.disp) // the held notification waits for a successor
 	g.mu.Lock()
 	early := len(g.got)
 	g.mu.Unlock()
