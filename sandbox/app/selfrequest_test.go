@@ -86,7 +86,23 @@ func TestNoRequestToItself(t *testing.T) {
 	if received.Load() == 0 {
 		t.Fatal("the redirecting receiver was never called")
 	}
-	time.Sleep(200 * time.Millisecond)
+	// The attempt is recorded once the dispatcher has followed (or
+	// refused) the redirect: by then a reset it caused would have run.
+	for {
+		var ds struct {
+			Deliveries []struct {
+				Attempts []struct{ Error string } `json:"attempts"`
+			} `json:"deliveries"`
+		}
+		s.Do(sandboxtest.Call{Path: "/_sandbox/deliveries?event=brand:create"}).Data(t, &ds)
+		if len(ds.Deliveries) > 0 && len(ds.Deliveries[0].Attempts) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the attempt to the redirecting receiver was never recorded")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	if !survives() {
 		t.Fatal("a webhook redirected into the control plane reset the sandbox")
 	}
