@@ -31,7 +31,8 @@ type Server struct {
 }
 
 // New starts a sandbox for the test. Zero Config fields take their
-// defaults, except two: Addr defaults to 127.0.0.1:0, and when Limits is
+// defaults (Seed 0: each sandbox draws its own random ids; set a Seed to
+// reproduce ids from run to run), except two: Addr defaults to 127.0.0.1:0, and when Limits is
 // nil the spec's limits apply but the rate bucket's capacity is raised to
 // a million, so a fast test suite (or one on a frozen clock, where the
 // bucket never drains) is not throttled by accident. Set Config.Limits to
@@ -45,9 +46,6 @@ func New(t testing.TB, cfg sandbox.Config) *Server {
 		l := sandbox.DefaultLimits()
 		l.BucketCapacity = 1_000_000
 		cfg.Limits = &l
-	}
-	if cfg.Seed == 0 {
-		cfg.Seed = 1
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if testing.Verbose() {
