@@ -18,6 +18,7 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/app"
+	"github.com/eshop-sandbox/sandbox/sandbox/controlclient"
 	"github.com/eshop-sandbox/sandbox/schemas"
 )
 
@@ -27,7 +28,21 @@ type Server struct {
 	App     *app.App
 	Headers sandbox.Headers
 	Client  *http.Client
-	t       testing.TB
+	// Control is the typed client of the sandbox's control plane, for
+	// what the helpers below do not cover.
+	Control *controlclient.Client
+
+	// The test's e-shop: the first of the fixtures (1001 with the
+	// default ones), its address ({eshop_url}) and a private token with
+	// every right, for calls made as the e-shop's owner.
+	EshopID      int
+	EshopURL     string
+	PrivateToken string
+
+	// WaitTimeout bounds the WaitFor helpers (DefaultWaitTimeout when 0).
+	WaitTimeout time.Duration
+
+	t testing.TB
 }
 
 // New starts a sandbox for the test. Zero Config fields take their
@@ -57,6 +72,8 @@ func New(t testing.TB, cfg sandbox.Config) *Server {
 	}
 	a.Start()
 	s := &Server{URL: a.ListenURL(), App: a, Headers: sandbox.NewHeaders(a.Config.HeaderPrefix), Client: &http.Client{Timeout: 30 * time.Second}, t: t}
+	s.Control = controlclient.New(s.URL, &http.Client{})
+	s.Control.Unrecorded = true
 	t.Cleanup(func() {
 		// A connection the client dialled but never used (its transport
 		// dials while it waits for a busy one) counts as active to
@@ -68,6 +85,7 @@ func New(t testing.TB, cfg sandbox.Config) *Server {
 			t.Errorf("sandbox close: %v", err)
 		}
 	})
+	s.eshopFacts()
 	return s
 }
 
