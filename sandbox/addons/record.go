@@ -32,17 +32,17 @@ type Record struct {
 	ID            string    `json:"id"`
 	EshopID       int       `json:"eshopId"`
 	Addon         string    `json:"addon"`
-	InstallURL    string    `json:"installUrl"` // as configured; the request adds ?code=<255 characters>
-	TokenURL      string    `json:"tokenUrl"`   // the installing e-shop's OAuth token address
-	Result        string    `json:"result"`     // running, passed or failed
-	Passed        bool      `json:"passed"`
+	InstallURL    string    `json:"installUrl"`                                                                                   // as configured; the request adds ?code=<255 characters>
+	TokenURL      string    `json:"tokenUrl"`                                                                                     // the installing e-shop's OAuth token address
+	Result        string    `json:"result" enum:"running|passed|failed" doc:"Where the handshake is: running, passed or failed."` // running, passed or failed
+	Passed        bool      `json:"passed" doc:"The verdict: true when the add-on passed the install handshake. A failed handshake is still a 200 answer; problems say why."`
 	StartedAt     string    `json:"startedAt"`     // sandbox clock
 	FinishedAt    string    `json:"finishedAt"`    // sandbox clock
 	CodeExpiresAt string    `json:"codeExpiresAt"` // sandbox clock
 	Answer        *Answer   `json:"answer"`        // nil when the add-on could not be reached
 	Unreachable   string    `json:"unreachable,omitempty"`
 	Exchanges     []Attempt `json:"exchanges"`
-	Problems      []string  `json:"problems"`
+	Problems      []string  `json:"problems" doc:"What the add-on did wrong in the handshake, one sentence each (empty when it passed)."`
 	Summary       string    `json:"summary"`
 	AddonStatus   string    `json:"addonStatus"` // the add-on's status in the e-shop afterwards
 }

@@ -43,6 +43,13 @@ type Route struct {
 	// the control plane's OpenAPI (nil: a JSON object, described by the
 	// summary).
 	BodySchema map[string]any
+	// Answer is a value of the Go type a control route answers with in
+	// the envelope's data (a struct, a pointer to one, or a map for an
+	// ad-hoc answer); the control plane's OpenAPI draws the answer's JSON
+	// Schema from it by reflection (openapi.AnswerSchema), field by field,
+	// with a field's `doc` tag as its description and its `enum` tag
+	// (values separated by |) as its enum. nil: an answer not yet typed.
+	Answer any
 	// Aliases serve this same route (same operation, checks and handler)
 	// at other methods or paths: the spec's PATCH /orders/{code}/status,
 	// and PUT endpoints sent as POST by the client library.

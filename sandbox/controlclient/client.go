@@ -162,8 +162,8 @@ func (c *Client) DeleteAddon(ctx context.Context, eshopID int, name string) erro
 }
 
 // ApproveAddon approves the add-on's pending endpoints.
-func (c *Client) ApproveAddon(ctx context.Context, eshopID int, name string) (*addons.View, error) {
-	var v addons.View
+func (c *Client) ApproveAddon(ctx context.Context, eshopID int, name string) (*addons.ApproveResult, error) {
+	var v addons.ApproveResult
 	return &v, c.Do(ctx, http.MethodPost, addonPath(eshopID, name)+"/approve", nil, &v)
 }
 

@@ -21,7 +21,7 @@ func (b *Inbox) Routes() []api.Route {
 	return []api.Route{
 		{Operation: "sandbox.inbox.list", Method: http.MethodGet, Path: strings.TrimSuffix(PathPrefix, "/"), Handler: b.names,
 			Summary: "The webhook inboxes that received something, with their counts"},
-		{Operation: "sandbox.inbox.get", Method: http.MethodGet, Path: namedPath, Handler: b.get,
+		{Operation: "sandbox.inbox.get", Method: http.MethodGet, Path: namedPath, Handler: b.get, Answer: View{},
 			Summary: "What a webhook inbox received: event, body, signature check, time (?wait=5s&count=N waits for N)"},
 		{Operation: "sandbox.inbox.receive", Method: http.MethodPost, Path: namedPath, Handler: b.receive,
 			Summary: "A webhook receiver inside the sandbox: register {base_url}/_sandbox/inbox/<name> as a webhook URL"},

@@ -119,6 +119,13 @@ func controlOperation(rt api.Route) map[string]any {
 		"tags":        []any{controlTag},
 	}
 	responses := map[string]any{"200": ref("responses", "Ok"), "4XX": ref("responses", "Refused")}
+	if rt.Answer != nil {
+		delete(responses, "200")
+		responses["2XX"] = map[string]any{
+			"description": "The envelope; data holds the answer (200, or 201 when the call created what it answers, 202 for an accepted replay).",
+			"content":     map[string]any{"application/json": map[string]any{"schema": answerEnvelope(AnswerSchema(rt.Answer))}},
+		}
+	}
 	if params := rt.PathParams(); len(params) > 0 {
 		var list []any
 		for _, p := range params {
@@ -160,6 +167,17 @@ func controlEnvelope(isError bool) map[string]any {
 		"type":       "object",
 		"required":   []any{"data", "errors", "metadata"},
 		"properties": map[string]any{"data": data, "errors": errs, "metadata": metadata()},
+	}
+}
+
+// answerEnvelope is the envelope of a typed answer: data is the answer,
+// errors null or warnings.
+func answerEnvelope(data map[string]any) map[string]any {
+	return map[string]any{
+		"type":     "object",
+		"required": []any{"data", "errors", "metadata"},
+		"properties": map[string]any{"data": data, "errors": map[string]any{"type": []any{"array", "null"}, "items": errorItem()},
+			"metadata": metadata()},
 	}
 }
 

@@ -42,7 +42,8 @@ type Server struct {
 	// WaitTimeout bounds the WaitFor helpers (DefaultWaitTimeout when 0).
 	WaitTimeout time.Duration
 
-	t testing.TB
+	t   testing.TB
+	ctl *controlSchemas
 }
 
 // New starts a sandbox for the test. Zero Config fields take their
@@ -71,8 +72,8 @@ func New(t testing.TB, cfg sandbox.Config) *Server {
 		t.Fatalf("sandbox: %v", err)
 	}
 	a.Start()
-	s := &Server{URL: a.ListenURL(), App: a, Headers: sandbox.NewHeaders(a.Config.HeaderPrefix), Client: &http.Client{Timeout: 30 * time.Second}, t: t}
-	s.Control = controlclient.New(s.URL, &http.Client{})
+	s := &Server{URL: a.ListenURL(), App: a, Headers: sandbox.NewHeaders(a.Config.HeaderPrefix), Client: &http.Client{Timeout: 30 * time.Second}, t: t, ctl: &controlSchemas{}}
+	s.Control = controlclient.New(s.URL, &http.Client{Transport: checkingTransport{s: s, next: http.DefaultTransport}})
 	s.Control.Unrecorded = true
 	t.Cleanup(func() {
 		// A connection the client dialled but never used (its transport
@@ -206,12 +207,37 @@ func (s *Server) Do(c Call) *Response {
 	return out
 }
 
+// checkControlSchema validates a successful control-plane answer against
+// the answer schema its operation declares in the control plane's
+// OpenAPI, so a handler and its documented answer cannot drift apart.
+func (s *Server) checkControlSchema(r *Response) {
+	s.t.Helper()
+	if r.Status < 200 || r.Status > 299 {
+		return
+	}
+	sch := s.controlSchema(r.Operation)
+	if sch == nil {
+		return
+	}
+	v, err := schemas.Decode(bytes.NewReader(r.Body))
+	if err != nil {
+		s.t.Fatalf("%s: answer is not JSON: %v", r.Operation, err)
+	}
+	if err := sch.Validate(v); err != nil {
+		s.t.Errorf("%s: the answer does not match its schema in %s: %v\n%s", r.Operation, "/_sandbox/openapi-control.json", err, truncate(r.Body, 2000))
+	}
+}
+
 // checkSchema validates every JSON answer of an API endpoint against the
 // endpoint's response schema, so drift between the sandbox and the
 // reference fails the test that saw it.
 func (s *Server) checkSchema(r *Response) {
 	s.t.Helper()
-	if r.Operation == "" || strings.HasPrefix(r.Operation, "sandbox.") {
+	if r.Operation == "" {
+		return
+	}
+	if strings.HasPrefix(r.Operation, "sandbox.") {
+		s.checkControlSchema(r)
 		return
 	}
 	sch := s.App.Schemas.Response(r.Operation)

@@ -19,9 +19,9 @@ const (
 
 // ReportView is the data of GET /_sandbox/report.
 type ReportView struct {
-	Scenario string         `json:"scenario,omitempty"` // the scenario served, if any
-	Clean    bool           `json:"clean"`              // nothing was found
-	Counts   map[string]int `json:"counts"`             // findings per rule (every rule listed)
+	Scenario string         `json:"scenario,omitempty"`                                                                   // the scenario served, if any
+	Clean    bool           `json:"clean" doc:"The verdict: true when the add-on broke none of the rules (no findings)."` // nothing was found
+	Counts   map[string]int `json:"counts"`                                                                               // findings per rule (every rule listed)
 	Findings []Finding      `json:"findings"`
 	Dropped  int            `json:"dropped"` // oldest findings left out (more than MaxFindings)
 	Rules    []Rule         `json:"rules"`
@@ -55,28 +55,29 @@ func (rp *Report) View() ReportView {
 // to start over) and the faults with their hit counts.
 func Routes(e *Engine, rp *Report) []api.Route {
 	return []api.Route{
-		{Operation: "sandbox.report", Method: http.MethodGet, Summary: "The contract report: what the add-on did against the spec's rules", Path: ReportPath, Handler: func(*api.Request) (any, error) {
+		{Operation: "sandbox.report", Method: http.MethodGet, Summary: "The contract report: what the add-on did against the spec's rules", Path: ReportPath, Answer: ReportView{}, Handler: func(*api.Request) (any, error) {
 			v := rp.View()
 			if sc := e.Scenario(); sc != nil {
 				v.Scenario = sc.Name
 			}
 			return v, nil
 		}},
-		{Operation: "sandbox.report.clear", Method: http.MethodDelete, Summary: "Start the contract report over", Path: ReportPath, Handler: func(*api.Request) (any, error) {
+		{Operation: "sandbox.report.clear", Method: http.MethodDelete, Summary: "Start the contract report over", Path: ReportPath, Answer: ReportView{}, Handler: func(*api.Request) (any, error) {
 			rp.Clear()
 			return rp.View(), nil
 		}},
-		{Operation: "sandbox.faults", Method: http.MethodGet, Summary: "Faults in force (the scenario's, those added while serving, the built-in ones) and how often each matched and acted; the header that names one per call", Path: FaultsPath, Handler: func(*api.Request) (any, error) {
-			out := map[string]any{"faults": e.Faults(), "header": e.d.Headers.SandboxFault, "scenario": nil, "chaos": nil}
-			if ch := e.Chaos(); ch != nil {
-				out["chaos"] = ch.View()
-			}
-			if sc := e.Scenario(); sc != nil {
-				out["scenario"] = sc.Name
-			}
-			return out, nil
-		}},
-		{Operation: "sandbox.faults.add", Method: http.MethodPost, Path: FaultsPath, BodySchema: faultBodySchema(),
+		{Operation: "sandbox.faults", Method: http.MethodGet, Summary: "Faults in force (the scenario's, those added while serving, the built-in ones) and how often each matched and acted; the header that names one per call", Path: FaultsPath, Answer: map[string]any{"faults": []FaultView{}, "header": "", "scenario": (*string)(nil), "chaos": nil},
+			Handler: func(*api.Request) (any, error) {
+				out := map[string]any{"faults": e.Faults(), "header": e.d.Headers.SandboxFault, "scenario": nil, "chaos": nil}
+				if ch := e.Chaos(); ch != nil {
+					out["chaos"] = ch.View()
+				}
+				if sc := e.Scenario(); sc != nil {
+					out["scenario"] = sc.Name
+				}
+				return out, nil
+			}},
+		{Operation: "sandbox.faults.add", Method: http.MethodPost, Path: FaultsPath, BodySchema: faultBodySchema(), Answer: FaultView{},
 			Summary: "Add one fault while serving, in the scenario file's fault syntax (match, trigger, one action); answers it with its id",
 			Handler: func(r *api.Request) (any, error) {
 				raw := r.RawBody()
@@ -94,12 +95,12 @@ func Routes(e *Engine, rp *Report) []api.Route {
 				return &api.Result{Status: http.StatusCreated, Data: v}, nil
 			}},
 		{Operation: "sandbox.faults.clear", Method: http.MethodDelete, Path: FaultsPath,
-			Summary: "Remove every fault added while serving (the scenario's stay)",
+			Summary: "Remove every fault added while serving (the scenario's stay)", Answer: map[string]any{"removed": 0},
 			Handler: func(*api.Request) (any, error) {
 				return map[string]any{"removed": e.ClearFaults()}, nil
 			}},
 		{Operation: "sandbox.faults.remove", Method: http.MethodDelete, Path: FaultsPath + "/{id}",
-			Summary: "Remove one fault added while serving, by id (or name)",
+			Summary: "Remove one fault added while serving, by id (or name)", Answer: map[string]any{"removed": ""},
 			Handler: func(r *api.Request) (any, error) {
 				id := r.Var("id")
 				if err := e.RemoveFault(id); err != nil {

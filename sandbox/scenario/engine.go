@@ -235,8 +235,8 @@ type FaultView struct {
 	// Matched counts the calls (or deliveries) that met its conditions;
 	// Hits those it acted on (nth, times and probability pick among the
 	// matched ones).
-	Matched int `json:"matched"`
-	Hits    int `json:"hits"`
+	Matched int `json:"matched" doc:"How many calls (or deliveries) met the fault's conditions."`
+	Hits    int `json:"hits" doc:"How many of the matched calls the fault acted on (nth, times and probability pick among them)."`
 	// Fault is the fault as written (scenario and runtime faults).
 	Fault any `json:"fault,omitempty"`
 }

@@ -31,7 +31,7 @@ type Notification struct {
 	Created   time.Time `json:"created"`
 	// Body is the exact request body; every attempt sends these bytes.
 	Body     string     `json:"body"`
-	Status   string     `json:"status"`
+	Status   string     `json:"status" enum:"pending|delivered|failed" doc:"Where the notification is: pending (attempts to come), delivered (a receiver answered 2xx) or failed (attempts exhausted). The receiver's HTTP answer is each attempt's responseStatus."`
 	NextTry  *time.Time `json:"nextTry,omitempty"`
 	ReplayOf int        `json:"replayOf,omitempty"`
 	// Canceled says why a delivery was settled without its attempts (its
@@ -47,7 +47,7 @@ type Attempt struct {
 	DurationMs   int64             `json:"durationMs"` // wall time the receiver took
 	Headers      map[string]string `json:"requestHeaders"`
 	Signature    string            `json:"signature"` // "" when the e-shop has no signature key yet
-	Status       int               `json:"responseStatus"`
+	Status       int               `json:"responseStatus" doc:"The HTTP status the receiver answered (0 when it could not be reached)."`
 	ResponseBody string            `json:"responseBody,omitempty"`
 	Error        string            `json:"error,omitempty"`
 }
