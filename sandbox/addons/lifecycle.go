@@ -104,6 +104,11 @@ func (s *Service) lifecycleHandler(action string) func(r *api.Request) (any, err
 	return func(r *api.Request) (any, error) { return s.Lifecycle(eshopOf(r), r.Var("name"), action) }
 }
 
+// ApproveBody is the body of POST .../addons/{name}/approve (optional).
+type ApproveBody struct {
+	Endpoints []string `json:"endpoints,omitempty" doc:"The operations whose pending change to approve (e.g. GetListOfOrders); all of them when absent."`
+}
+
 // ApproveResult is the data of an endpoint approval.
 type ApproveResult struct {
 	Addon    *View    `json:"addon"`

@@ -50,11 +50,18 @@ type Route struct {
 	// with a field's `doc` tag as its description and its `enum` tag
 	// (values separated by |) as its enum. nil: an answer not yet typed.
 	Answer any
+	// Body is a value of the Go type of a control route's request body,
+	// for its schema in the control plane's OpenAPI when BodySchema is
+	// nil, drawn as Answer's is (a field without omitempty is required).
+	Body any
 	// Aliases serve this same route (same operation, checks and handler)
 	// at other methods or paths: the spec's PATCH /orders/{code}/status,
 	// and PUT endpoints sent as POST by the client library.
 	Aliases []Alias
 }
+
+// NoData is the Answer of a control route whose envelope's data is null.
+type NoData struct{}
 
 // Alias is another method and path a route answers at.
 type Alias struct {

@@ -21,13 +21,13 @@ const modulesPath = Prefix + "/eshops/{eshopId:[0-9]+}/modules"
 // language parameter selects a translation.
 func (c *controller) moduleRoutes() []api.Route {
 	return []api.Route{
-		{Operation: "sandbox.modules", Method: http.MethodGet, Path: modulesPath, Handler: c.modules, Public: true, NoContentType: true,
+		{Operation: "sandbox.modules", Method: http.MethodGet, Path: modulesPath, Handler: c.modules, Public: true, NoContentType: true, Answer: ModulesView{},
 			Summary: "An e-shop's active modules and the endpoints each module it lacks would open"},
-		{Operation: "sandbox.modules.put", Method: http.MethodPut, Path: modulesPath, Handler: c.putModules, Public: true, NoContentType: true,
+		{Operation: "sandbox.modules.put", Method: http.MethodPut, Path: modulesPath, Handler: c.putModules, Public: true, NoContentType: true, Answer: ModulesView{},
 			Summary: `Replace an e-shop's active modules: {"modules":["pricelists","multipleStocks"]}`, BodySchema: modulesBodySchema()},
-		{Operation: "sandbox.module.put", Method: http.MethodPut, Path: modulesPath + "/{module}", Handler: c.switchModule(true), Public: true, NoContentType: true,
+		{Operation: "sandbox.module.put", Method: http.MethodPut, Path: modulesPath + "/{module}", Handler: c.switchModule(true), Public: true, NoContentType: true, Answer: ModulesView{},
 			Summary: "Switch one module on for an e-shop (no body)"},
-		{Operation: "sandbox.module.delete", Method: http.MethodDelete, Path: modulesPath + "/{module}", Handler: c.switchModule(false), Public: true, NoContentType: true,
+		{Operation: "sandbox.module.delete", Method: http.MethodDelete, Path: modulesPath + "/{module}", Handler: c.switchModule(false), Public: true, NoContentType: true, Answer: ModulesView{},
 			Summary: "Switch one module off for an e-shop"},
 	}
 }

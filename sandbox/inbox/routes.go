@@ -19,13 +19,13 @@ const namedPath = PathPrefix + "{name}"
 // Routes are the inbox's control routes.
 func (b *Inbox) Routes() []api.Route {
 	return []api.Route{
-		{Operation: "sandbox.inbox.list", Method: http.MethodGet, Path: strings.TrimSuffix(PathPrefix, "/"), Handler: b.names,
+		{Operation: "sandbox.inbox.list", Method: http.MethodGet, Path: strings.TrimSuffix(PathPrefix, "/"), Handler: b.names, Answer: map[string]any{"inboxes": []Summary{}},
 			Summary: "The webhook inboxes that received something, with their counts"},
 		{Operation: "sandbox.inbox.get", Method: http.MethodGet, Path: namedPath, Handler: b.get, Answer: View{},
 			Summary: "What a webhook inbox received: event, body, signature check, time (?wait=5s&count=N waits for N)"},
-		{Operation: "sandbox.inbox.receive", Method: http.MethodPost, Path: namedPath, Handler: b.receive,
+		{Operation: "sandbox.inbox.receive", Method: http.MethodPost, Path: namedPath, Handler: b.receive, Answer: Entry{},
 			Summary: "A webhook receiver inside the sandbox: register {base_url}/_sandbox/inbox/<name> as a webhook URL"},
-		{Operation: "sandbox.inbox.clear", Method: http.MethodDelete, Path: namedPath, Handler: b.clear,
+		{Operation: "sandbox.inbox.clear", Method: http.MethodDelete, Path: namedPath, Handler: b.clear, Answer: map[string]any{"name": "", "cleared": 0},
 			Summary: "Empty a webhook inbox"},
 	}
 }

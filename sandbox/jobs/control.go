@@ -21,7 +21,7 @@ func (s *Service) ControlRoutes() []api.Route {
 	return []api.Route{
 		{Operation: "sandbox.jobs", Method: http.MethodGet, Path: ControlPath, Handler: s.controlList, Answer: map[string]any{"jobs": []ControlItem{}},
 			Summary: "Every e-shop's asynchronous jobs, oldest first: state, next transition on the sandbox clock, result, log, armed fault (filters: eshop, status)"},
-		{Operation: "sandbox.jobs.fail-next", Method: http.MethodPost, Path: ControlPath + "/fail-next", Handler: s.failNext},
+		{Operation: "sandbox.jobs.fail-next", Method: http.MethodPost, Path: ControlPath + "/fail-next", Handler: s.failNext, Answer: map[string]any{"armed": Fault{}}, Body: FailNextBody{}},
 	}
 }
 
@@ -102,6 +102,13 @@ func (s *Service) controlList(r *api.Request) (any, error) {
 // complete, with job:finished; {"mode": "stall"} makes it hang until the
 // automatic failure 3 hours after creation, without job:finished. "log"
 // sets the job's log. An empty body is {"mode": "fail"}.
+// FailNextBody is the body of POST /_sandbox/jobs/fail-next (optional).
+type FailNextBody struct {
+	Mode  string `json:"mode,omitempty" enum:"fail|stall" doc:"fail (default): the next job fails when it would complete, with job:finished; stall: it hangs until the automatic failure 3 hours after creation."`
+	Log   string `json:"log,omitempty" doc:"The failed job's log."`
+	Eshop int    `json:"eshop,omitempty" doc:"Only the next job of this e-shop; any e-shop's when absent."`
+}
+
 func (s *Service) failNext(r *api.Request) (any, error) {
 	f := Fault{Mode: FaultFail}
 	if len(bytes.TrimSpace(r.RawBody())) > 0 {

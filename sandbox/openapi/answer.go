@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/eshop-sandbox/sandbox/sandbox/api"
 )
 
 // AnswerSchema is the JSON Schema (2020-12) of what v marshals to with
@@ -31,7 +33,14 @@ func AnswerSchema(v any) map[string]any {
 			props[k] = AnswerSchema(m[k])
 			req = append(req, k)
 		}
-		return map[string]any{"type": "object", "properties": props, "required": req}
+		out := map[string]any{"type": "object", "properties": props}
+		if len(req) > 0 {
+			out["required"] = req
+		}
+		return out
+	}
+	if _, ok := v.(api.NoData); ok {
+		return map[string]any{"type": "null", "description": "Nothing: the call answers no data."}
 	}
 	if v == nil {
 		return map[string]any{}

@@ -37,9 +37,15 @@ func TestControlAnswersTyped(t *testing.T) {
 	if err := json.Unmarshal(raw, &d); err != nil {
 		t.Fatal(err)
 	}
+	// These answer documents of their own (HTML or JSON index, the two
+	// OpenAPI documents, HAR), not an envelope.
+	untyped := map[string]bool{"sandbox.index": true, "sandbox.index.bare": true, "sandbox.openapi": true, "sandbox.openapi.control": true, "sandbox.traffic.har": true}
 	data := map[string]map[string]any{}
 	for _, item := range d.Paths {
 		for _, op := range item {
+			if _, ok := op.Responses["2XX"]; !ok && !untyped[op.OperationID] {
+				t.Errorf("%s answers the generic envelope, not a typed one: give its route an Answer", op.OperationID)
+			}
 			ok := op.Responses["2XX"]
 			var sch struct {
 				Properties struct {
@@ -113,6 +119,66 @@ func TestControlAnswersTyped(t *testing.T) {
 			}
 			if !strings.Contains(text, tc.want) {
 				t.Errorf("%s: data.%s does not say %q: %v", tc.op, strings.Join(tc.path, "."), tc.want, f)
+			}
+		}
+	}
+}
+
+// TestControlBodiesTyped: the control operations that take a JSON body
+// document it field by field, each field described, not as "an object,
+// see the summary".
+func TestControlBodiesTyped(t *testing.T) {
+	s := sandboxtest.New(t, sandbox.Config{})
+	resp, err := http.Get(s.URL + openapi.ControlPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	var d struct {
+		Paths map[string]map[string]struct {
+			OperationID string `json:"operationId"`
+			RequestBody *struct {
+				Content map[string]struct {
+					Schema struct {
+						Properties map[string]map[string]any
+					}
+				}
+			} `json:"requestBody"`
+		}
+	}
+	if err := json.Unmarshal(raw, &d); err != nil {
+		t.Fatal(err)
+	}
+	bodies := map[string]map[string]map[string]any{}
+	for _, item := range d.Paths {
+		for _, op := range item {
+			if op.RequestBody != nil {
+				bodies[op.OperationID] = op.RequestBody.Content["application/json"].Schema.Properties
+			}
+		}
+	}
+	for op, fields := range map[string][]string{
+		"sandbox.install":             {"addon"},
+		"sandbox.events.emit":         {"eshop", "event", "instance", "addon", "eventCreated"},
+		"sandbox.clock.move":          {"advance", "set"},
+		"sandbox.limits.set":          {"off", "perIp", "perToken", "bucketCapacity", "bucketLeak", "writeLockTimeout"},
+		"sandbox.maintenance":         {"on", "message", "for"},
+		"sandbox.deprecations":        {"operation", "sunset"},
+		"sandbox.oauth.put":           {"apiTokenLifetime"},
+		"sandbox.jobs.fail-next":      {"mode", "log", "eshop"},
+		"sandbox.paymentGateways.put": {"url"},
+		"sandbox.addons.approve":      {"endpoints"},
+		"sandbox.addons.put":          {"installUrl", "webhookUrl", "endpoints", "approved"},
+	} {
+		props, ok := bodies[op]
+		if !ok {
+			t.Errorf("%s: no request body documented", op)
+			continue
+		}
+		for _, f := range fields {
+			if desc, _ := props[f]["description"].(string); desc == "" {
+				t.Errorf("%s: body field %s missing or not described: %v", op, f, props[f])
 			}
 		}
 	}

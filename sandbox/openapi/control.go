@@ -142,6 +142,9 @@ func controlOperation(rt api.Route) map[string]any {
 	case rt.BodySchema != nil:
 		op["requestBody"] = map[string]any{"required": true, "description": "A JSON object; its fields are described in the schema.",
 			"content": map[string]any{"application/json": map[string]any{"schema": rt.BodySchema}}}
+	case rt.Body != nil:
+		op["requestBody"] = map[string]any{"required": true, "description": "A JSON object; its fields are described in the schema.",
+			"content": map[string]any{"application/json": map[string]any{"schema": AnswerSchema(rt.Body)}}}
 	case rt.Method == http.MethodPost || rt.Method == http.MethodPut || rt.Method == http.MethodPatch:
 		op["requestBody"] = map[string]any{"required": false, "description": "A JSON object; see the summary for its fields.",
 			"content": map[string]any{"application/json": map[string]any{"schema": map[string]any{"type": "object"}}}}

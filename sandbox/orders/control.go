@@ -17,10 +17,10 @@ import (
 // outbox and the order-status list editor.
 func (s *Service) ControlRoutes() []api.Route {
 	return []api.Route{
-		{Operation: "sandbox.outbox", Method: http.MethodGet, Summary: "E-mails the sandbox sent (order confirmations, status changes)", Path: "/_sandbox/outbox", Handler: s.outbox},
-		{Operation: "sandbox.outbox.clear", Method: http.MethodDelete, Summary: "Empty the e-mail outbox", Path: "/_sandbox/outbox", Handler: s.clearOutbox},
-		{Operation: "sandbox.orderStatuses.put", Method: http.MethodPut, Summary: "Create or change a custom order status (orderStatusesList:change)", Path: "/_sandbox/eshops/{eshopId:[0-9]+}/order-statuses/{statusId:-?[0-9]+}", Handler: s.putStatus},
-		{Operation: "sandbox.orderStatuses.delete", Method: http.MethodDelete, Summary: "Delete a custom order status (orderStatusesList:change)", Path: "/_sandbox/eshops/{eshopId:[0-9]+}/order-statuses/{statusId:-?[0-9]+}", Handler: s.deleteStatus},
+		{Operation: "sandbox.outbox", Method: http.MethodGet, Summary: "E-mails the sandbox sent (order confirmations, status changes)", Path: "/_sandbox/outbox", Handler: s.outbox, Answer: map[string]any{"emails": []map[string]any{}}},
+		{Operation: "sandbox.outbox.clear", Method: http.MethodDelete, Summary: "Empty the e-mail outbox", Path: "/_sandbox/outbox", Handler: s.clearOutbox, Answer: api.NoData{}},
+		{Operation: "sandbox.orderStatuses.put", Method: http.MethodPut, Summary: "Create or change a custom order status (orderStatusesList:change)", Path: "/_sandbox/eshops/{eshopId:[0-9]+}/order-statuses/{statusId:-?[0-9]+}", Handler: s.putStatus, Answer: map[string]any{}},
+		{Operation: "sandbox.orderStatuses.delete", Method: http.MethodDelete, Summary: "Delete a custom order status (orderStatusesList:change)", Path: "/_sandbox/eshops/{eshopId:[0-9]+}/order-statuses/{statusId:-?[0-9]+}", Handler: s.deleteStatus, Answer: api.NoData{}},
 	}
 }
 

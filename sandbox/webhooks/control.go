@@ -17,12 +17,21 @@ import (
 // attempts, replay a delivery.
 func (s *Service) Routes() []api.Route {
 	return []api.Route{
-		{Operation: "sandbox.events.emit", Method: http.MethodPost, Summary: "Emit any event, system events included, to the registered receivers", Path: "/_sandbox/events", Handler: s.emit, Answer: EmittedEvent{}},
+		{Operation: "sandbox.events.emit", Method: http.MethodPost, Summary: "Emit any event, system events included, to the registered receivers", Path: "/_sandbox/events", Handler: s.emit, Answer: EmittedEvent{}, Body: EmitBody{}},
 		{Operation: "sandbox.deliveries", Method: http.MethodGet, Summary: "Webhook delivery attempts: request, status, duration, error (filters: eshop, event, status, url)", Path: "/_sandbox/deliveries", Handler: s.deliveries,
 			Answer: map[string]any{"deliveries": []*Notification{}}},
 		{Operation: "sandbox.deliveries.replay", Method: http.MethodPost, Summary: "Deliver a notification again: same body, signed with the current key", Path: "/_sandbox/deliveries/{id}/replay", Handler: s.replay,
 			Answer: map[string]any{"delivery": &Notification{}}},
 	}
+}
+
+// EmitBody is the body of POST /_sandbox/events.
+type EmitBody struct {
+	Eshop        int    `json:"eshop" doc:"The e-shop's id, e.g. 1001 (eshopId, the payload's own name, is accepted too)."`
+	Event        string `json:"event" doc:"An event of the reference, e.g. order:create; system events (addon:*) too."`
+	Instance     any    `json:"instance" doc:"The changed entity's identifier (a string or a number); a list of them for a mass event."`
+	Addon        string `json:"addon,omitempty" doc:"For a system event (addon:*): the add-on it goes to; every add-on with a webhook URL when absent."`
+	EventCreated string `json:"eventCreated,omitempty" doc:"The event's time (ISO 8601); the sandbox clock when absent."`
 }
 
 // EmittedEvent is the answer of POST /_sandbox/events.
