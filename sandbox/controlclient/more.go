@@ -132,4 +132,6 @@ func (c *Client) Inbox(ctx context.Context, name string, count int, wait time.Du
 }
 
 // InboxURL is the webhook URL of a named inbox inside the sandbox.
-func (c *Client) InboxURL(name string) string { return c.BaseURL + inbox.PathPrefix + url.PathEscape(name) }
+func (c *Client) InboxURL(name string) string {
+	return c.BaseURL + inbox.PathPrefix + url.PathEscape(name)
+}
