@@ -15,7 +15,8 @@ import (
 // encoding/json, drawn by reflection: a struct is an object of its JSON
 // fields (embedded structs' fields inlined), each required unless it is
 // omitempty or omitzero, a nil-able one (pointer, slice, map) also
-// null; a field's `doc` tag is its description and its `enum` tag
+// null; a field's `doc` tag, or else its Go doc comment (fieldDocs), is
+// its description and its `enum` tag
 // (a|b|c) its enum. A map[string]any value (an ad-hoc answer) is an
 // object of its keys, each described by its own value. Types that
 // marshal themselves (json.RawMessage, any) accept anything, except
@@ -144,6 +145,8 @@ func structFields(t reflect.Type, seen map[reflect.Type]bool, props map[string]a
 			s = map[string]any{"type": "string"}
 		}
 		if d := f.Tag.Get("doc"); d != "" {
+			s["description"] = d
+		} else if d := fieldDocs[strings.TrimPrefix(t.PkgPath(), "github.com/eshop-sandbox/sandbox/")+"."+t.Name()+"."+f.Name]; d != "" {
 			s["description"] = d
 		}
 		if e := f.Tag.Get("enum"); e != "" {
