@@ -29,9 +29,9 @@ const (
 // every code exchange the add-on attempted, how the add-on answered, and
 // the verdict with a readable explanation of each problem.
 type Record struct {
-	ID            string    `json:"id"`
-	EshopID       int       `json:"eshopId"`
-	Addon         string    `json:"addon"`
+	ID            string    `json:"id"`                                                                                           // the install's id, for GET /_sandbox/installs/{id}
+	EshopID       int       `json:"eshopId"`                                                                                      // the e-shop that installed
+	Addon         string    `json:"addon"`                                                                                        // the add-on installed
 	InstallURL    string    `json:"installUrl"`                                                                                   // as configured; the request adds ?code=<255 characters>
 	TokenURL      string    `json:"tokenUrl"`                                                                                     // the installing e-shop's OAuth token address
 	Result        string    `json:"result" enum:"running|passed|failed" doc:"Where the handshake is: running, passed or failed."` // running, passed or failed
@@ -41,9 +41,9 @@ type Record struct {
 	CodeExpiresAt string    `json:"codeExpiresAt"` // sandbox clock
 	Answer        *Answer   `json:"answer"`        // nil when the add-on could not be reached
 	Unreachable   string    `json:"unreachable,omitempty"`
-	Exchanges     []Attempt `json:"exchanges"`
+	Exchanges     []Attempt `json:"exchanges"` // the code exchanges the OAuth server saw for this install
 	Problems      []string  `json:"problems" doc:"What the add-on did wrong in the handshake, one sentence each (empty when it passed)."`
-	Summary       string    `json:"summary"`
+	Summary       string    `json:"summary"`     // the outcome in a sentence
 	AddonStatus   string    `json:"addonStatus"` // the add-on's status in the e-shop afterwards
 }
 

@@ -36,11 +36,11 @@ type EmitBody struct {
 
 // EmittedEvent is the answer of POST /_sandbox/events.
 type EmittedEvent struct {
-	EshopID      int    `json:"eshopId"`
-	Event        string `json:"event"`
-	EventCreated string `json:"eventCreated"`
-	Instance     string `json:"eventInstance"`
-	Addon        string `json:"addon,omitempty"`
+	EshopID      int    `json:"eshopId"`         // the e-shop the event happened in
+	Event        string `json:"event"`           // the event as the receivers get it, e.g. order:create
+	EventCreated string `json:"eventCreated"`    // the event's time (sandbox clock)
+	Instance     string `json:"eventInstance"`   // the changed entity's identifier (a mass event's list, serialised)
+	Addon        string `json:"addon,omitempty"` // the add-on a system event went to
 }
 
 // emit publishes any event of the reference, system events included, as
