@@ -99,7 +99,7 @@ func (s *Service) ControlRoutes() []api.Route {
 		{Operation: "sandbox.installs.get", Method: http.MethodGet, Summary: "One install handshake's report", Path: "/_sandbox/installs/{id}", Handler: s.installByID, Answer: &Record{}},
 	}
 	for _, action := range Actions() {
-		routes = append(routes, api.Route{Operation: "sandbox.addons." + action, Method: http.MethodPost, Path: addon + "/" + action, Handler: s.lifecycleHandler(action), Answer: &LifecycleResult{},
+		routes = append(routes, api.Route{Operation: "sandbox.addons." + action, Method: http.MethodPost, Path: addon + "/" + action, Handler: s.lifecycleHandler(action), Answer: &LifecycleResult{}, Body: api.NoData{},
 			Summary: lifecycleSummaries[action]})
 	}
 	return append(routes, s.OAuth.ControlRoutes()...)

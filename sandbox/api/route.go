@@ -52,7 +52,8 @@ type Route struct {
 	Answer any
 	// Body is a value of the Go type of a control route's request body,
 	// for its schema in the control plane's OpenAPI when BodySchema is
-	// nil, drawn as Answer's is (a field without omitempty is required).
+	// nil, drawn as Answer's is (a field without omitempty is required);
+	// NoData{} for a route that takes no body.
 	Body any
 	// Aliases serve this same route (same operation, checks and handler)
 	// at other methods or paths: the spec's PATCH /orders/{code}/status,

@@ -40,7 +40,7 @@ func Routes(d Deps) []api.Route {
 	return append([]api.Route{
 		{Operation: "sandbox.health", Method: http.MethodGet, Summary: "200 once the fixtures are seeded", Path: Prefix + "/health", Handler: c.health, Public: true, NoContentType: true, Answer: Health{}},
 		{Operation: "sandbox.eshops", Method: http.MethodGet, Summary: "Each e-shop: address, private tokens and rights, add-on credentials and API tokens", Path: Prefix + "/eshops", Handler: c.eshops, Public: true, NoContentType: true, Answer: map[string]any{"eshops": []EshopView{}}},
-		{Operation: "sandbox.reset", Method: http.MethodPost, Summary: "Back to the fixtures: every write is undone, queued deliveries and jobs are dropped", Path: Prefix + "/reset", Handler: c.reset, Public: true, NoContentType: true, Answer: map[string]any{"reset": true}},
+		{Operation: "sandbox.reset", Method: http.MethodPost, Summary: "Back to the fixtures: every write is undone, queued deliveries and jobs are dropped", Path: Prefix + "/reset", Handler: c.reset, Public: true, NoContentType: true, Answer: map[string]any{"reset": true}, Body: api.NoData{}},
 		{Operation: "sandbox.index", Method: http.MethodGet, Summary: "This index: every control route, the e-shops' tokens, the version, links (HTML for a browser, else JSON)", Path: Prefix + "/", Handler: c.index, Public: true, NoContentType: true},
 		{Operation: "sandbox.index.bare", Method: http.MethodGet, Summary: "The same index as GET /_sandbox/", Path: Prefix, Handler: c.index, Public: true, NoContentType: true},
 		openapi.ControlRoute(func() string { return d.Site.BaseURL }, d.Version, d.Routes),

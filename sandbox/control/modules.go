@@ -25,7 +25,7 @@ func (c *controller) moduleRoutes() []api.Route {
 			Summary: "An e-shop's active modules and the endpoints each module it lacks would open"},
 		{Operation: "sandbox.modules.put", Method: http.MethodPut, Path: modulesPath, Handler: c.putModules, Public: true, NoContentType: true, Answer: ModulesView{},
 			Summary: `Replace an e-shop's active modules: {"modules":["pricelists","multipleStocks"]}`, BodySchema: modulesBodySchema()},
-		{Operation: "sandbox.module.put", Method: http.MethodPut, Path: modulesPath + "/{module}", Handler: c.switchModule(true), Public: true, NoContentType: true, Answer: ModulesView{},
+		{Operation: "sandbox.module.put", Method: http.MethodPut, Path: modulesPath + "/{module}", Handler: c.switchModule(true), Public: true, NoContentType: true, Answer: ModulesView{}, Body: api.NoData{},
 			Summary: "Switch one module on for an e-shop (no body)"},
 		{Operation: "sandbox.module.delete", Method: http.MethodDelete, Path: modulesPath + "/{module}", Handler: c.switchModule(false), Public: true, NoContentType: true, Answer: ModulesView{},
 			Summary: "Switch one module off for an e-shop"},

@@ -138,7 +138,10 @@ func controlOperation(rt api.Route) map[string]any {
 		op["parameters"] = list
 		responses["404"] = ref("responses", "NotFound")
 	}
+	_, noBody := rt.Body.(api.NoData)
 	switch {
+	case noBody:
+		// takes no body: none documented
 	case rt.BodySchema != nil:
 		op["requestBody"] = map[string]any{"required": true, "description": "A JSON object; its fields are described in the schema.",
 			"content": map[string]any{"application/json": map[string]any{"schema": rt.BodySchema}}}

@@ -19,7 +19,7 @@ import (
 func (s *Service) ControlRoutes() []api.Route {
 	const shop = "/_sandbox/eshops/{eshopId:[0-9]+}"
 	return []api.Route{
-		{Operation: "sandbox.paymentMethods.activate", Method: http.MethodPost, Summary: "Activate a payment method an add-on created (the e-shop operator's step)", Path: shop + "/payment-methods/{guid}/activate", Handler: s.activate, Answer: map[string]any{"guid": "", "active": true, "visible": true, "online": false, "addon": nil}},
+		{Operation: "sandbox.paymentMethods.activate", Method: http.MethodPost, Summary: "Activate a payment method an add-on created (the e-shop operator's step)", Path: shop + "/payment-methods/{guid}/activate", Handler: s.activate, Body: api.NoData{}, Answer: map[string]any{"guid": "", "active": true, "visible": true, "online": false, "addon": nil}},
 		{Operation: "sandbox.paymentGateways.list", Method: http.MethodGet, Summary: "The e-shop's payment gateway addresses per add-on", Path: shop + "/payment-gateways", Handler: s.gateways, Answer: map[string]any{"paymentGateways": []GatewayView{}}},
 		{Operation: "sandbox.paymentGateways.put", Method: http.MethodPut, Summary: "Set an add-on's payment gateway address", Path: shop + "/payment-gateways/{addon}", Handler: s.putGateway, Answer: GatewayView{}, Body: GatewayBody{}},
 	}

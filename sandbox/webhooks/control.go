@@ -20,7 +20,7 @@ func (s *Service) Routes() []api.Route {
 		{Operation: "sandbox.events.emit", Method: http.MethodPost, Summary: "Emit any event, system events included, to the registered receivers", Path: "/_sandbox/events", Handler: s.emit, Answer: EmittedEvent{}, Body: EmitBody{}},
 		{Operation: "sandbox.deliveries", Method: http.MethodGet, Summary: "Webhook delivery attempts: request, status, duration, error (filters: eshop, event, status, url)", Path: "/_sandbox/deliveries", Handler: s.deliveries,
 			Answer: map[string]any{"deliveries": []*Notification{}}},
-		{Operation: "sandbox.deliveries.replay", Method: http.MethodPost, Summary: "Deliver a notification again: same body, signed with the current key", Path: "/_sandbox/deliveries/{id}/replay", Handler: s.replay,
+		{Operation: "sandbox.deliveries.replay", Method: http.MethodPost, Summary: "Deliver a notification again: same body, signed with the current key", Path: "/_sandbox/deliveries/{id}/replay", Handler: s.replay, Body: api.NoData{},
 			Answer: map[string]any{"delivery": &Notification{}}},
 	}
 }
