@@ -38,9 +38,9 @@ func Actions() []string { return []string{"suspend", "resume", "terminate", "uni
 
 // LifecycleResult is the data of a life-cycle call.
 type LifecycleResult struct {
-	Addon   *View         `json:"addon"`
-	Event   string        `json:"event"` // the system event sent to the add-on's webhook URL
-	Revoked oauth.Revoked `json:"revoked"`
+	Addon   *View         `json:"addon"`   // the add-on after the change
+	Event   string        `json:"event"`   // the system event sent to the add-on's webhook URL
+	Revoked oauth.Revoked `json:"revoked"` // the tokens the change revoked
 	// Webhooks are what terminate and uninstall end: the webhooks the
 	// add-on registered, deleted, and their waiting deliveries, canceled.
 	Webhooks webhooks.Forgotten `json:"webhooks"`

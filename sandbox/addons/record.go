@@ -36,12 +36,12 @@ type Record struct {
 	TokenURL      string    `json:"tokenUrl"`                                                                                     // the installing e-shop's OAuth token address
 	Result        string    `json:"result" enum:"running|passed|failed" doc:"Where the handshake is: running, passed or failed."` // running, passed or failed
 	Passed        bool      `json:"passed" doc:"The verdict: true when the add-on passed the install handshake. A failed handshake is still a 200 answer; problems say why."`
-	StartedAt     string    `json:"startedAt"`     // sandbox clock
-	FinishedAt    string    `json:"finishedAt"`    // sandbox clock
-	CodeExpiresAt string    `json:"codeExpiresAt"` // sandbox clock
-	Answer        *Answer   `json:"answer"`        // nil when the add-on could not be reached
-	Unreachable   string    `json:"unreachable,omitempty"`
-	Exchanges     []Attempt `json:"exchanges"` // the code exchanges the OAuth server saw for this install
+	StartedAt     string    `json:"startedAt"`             // sandbox clock
+	FinishedAt    string    `json:"finishedAt"`            // sandbox clock
+	CodeExpiresAt string    `json:"codeExpiresAt"`         // sandbox clock
+	Answer        *Answer   `json:"answer"`                // nil when the add-on could not be reached
+	Unreachable   string    `json:"unreachable,omitempty"` // why the add-on could not be reached, when it could not
+	Exchanges     []Attempt `json:"exchanges"`             // the code exchanges the OAuth server saw for this install
 	Problems      []string  `json:"problems" doc:"What the add-on did wrong in the handshake, one sentence each (empty when it passed)."`
 	Summary       string    `json:"summary"`     // the outcome in a sentence
 	AddonStatus   string    `json:"addonStatus"` // the add-on's status in the e-shop afterwards
@@ -49,7 +49,7 @@ type Record struct {
 
 // Answer is how the add-on answered the install request.
 type Answer struct {
-	Status     int    `json:"status"`
+	Status     int    `json:"status"`             // the HTTP status the add-on answered the install request with
 	Location   string `json:"location,omitempty"` // for redirects
 	Body       string `json:"body,omitempty"`     // the first bytes, for the report
 	DurationMs int64  `json:"durationMs"`         // wall time the add-on took

@@ -46,12 +46,12 @@ type DeprecationBody struct {
 
 // LimitsView is the JSON form of the limits, durations as Go strings.
 type LimitsView struct {
-	Off              bool   `json:"off"`
-	PerIP            int    `json:"perIp"`
-	PerToken         int    `json:"perToken"`
-	BucketCapacity   int    `json:"bucketCapacity"`
-	BucketLeak       string `json:"bucketLeak"`
-	WriteLockTimeout string `json:"writeLockTimeout"`
+	Off              bool   `json:"off"`              // every limit switched off
+	PerIP            int    `json:"perIp"`            // concurrent calls allowed per client IP
+	PerToken         int    `json:"perToken"`         // concurrent calls allowed per token
+	BucketCapacity   int    `json:"bucketCapacity"`   // the rate bucket's capacity, in calls
+	BucketLeak       string `json:"bucketLeak"`       // how often the bucket drains one call, a Go duration
+	WriteLockTimeout string `json:"writeLockTimeout"` // how long a write lock (423) is held, a Go duration
 }
 
 func viewOf(c sandbox.Limits) LimitsView {

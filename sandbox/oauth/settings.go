@@ -26,9 +26,9 @@ const (
 type Settings struct {
 	APITokenLifetime        string `json:"apiTokenLifetime"`        // Go duration, e.g. "30m0s"
 	APITokenLifetimeSeconds int64  `json:"apiTokenLifetimeSeconds"` // what getAccessToken answers in expires_in
-	CodeValidity            string `json:"codeValidity"`
-	CodeLength              int    `json:"codeLength"`
-	MaxAPITokens            int    `json:"maxApiTokens"`
+	CodeValidity            string `json:"codeValidity"`            // how long an install code can be exchanged, a Go duration
+	CodeLength              int    `json:"codeLength"`              // the install code's length in characters
+	MaxAPITokens            int    `json:"maxApiTokens"`            // how many valid API tokens an add-on may hold at once per e-shop
 }
 
 // ControlRoutes are the OAuth settings routes under /_sandbox/.
