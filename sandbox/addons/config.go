@@ -138,9 +138,9 @@ func ConfigSchema() map[string]any {
 	item := map[string]any{"oneOf": []any{
 		map[string]any{"type": "string", "description": "An operation name (GetListOfOrders) or METHOD /path (GET /api/orders)."},
 		map[string]any{"type": "object", "additionalProperties": false, "required": []any{"endpoint"}, "properties": map[string]any{
-			"endpoint": map[string]any{"type": "string"},
-			"approved": map[string]any{"type": "boolean"},
-			"action":   map[string]any{"type": "string", "enum": []any{"add", "edit", "delete"}},
+			"endpoint": map[string]any{"type": "string", "description": "An operation name (GetListOfOrders) or METHOD /path (GET /api/orders)."},
+			"approved": map[string]any{"type": "boolean", "description": "Approve it at once (the request's approved when absent)."},
+			"action":   map[string]any{"type": "string", "enum": []any{"add", "edit", "delete"}, "description": "The pending change it asks for: add (default), edit or delete."},
 		}},
 	}}
 	return map[string]any{

@@ -111,7 +111,7 @@ type ApproveBody struct {
 
 // ApproveResult is the data of an endpoint approval.
 type ApproveResult struct {
-	Addon    *View    `json:"addon"`
+	Addon    *View    `json:"addon"`    // the add-on after the approval
 	Approved []string `json:"approved"` // operations whose pending change was approved
 }
 

@@ -61,6 +61,17 @@ type Route struct {
 	Aliases []Alias
 }
 
+// Described is a key's value in a map Answer with its description, for
+// the control plane's OpenAPI: map[string]any{"removed": api.Doc(0, "How
+// many faults were removed.")}.
+type Described struct {
+	Value any
+	Text  string
+}
+
+// Doc describes a map Answer's value.
+func Doc(value any, text string) Described { return Described{Value: value, Text: text} }
+
 // NoData is the Answer of a control route whose envelope's data is null.
 type NoData struct{}
 

@@ -34,7 +34,7 @@ func (c *controller) moduleRoutes() []api.Route {
 
 // ModulesView is the data of the module routes.
 type ModulesView struct {
-	EshopID int `json:"eshopId"`
+	EshopID int `json:"eshopId"` // the e-shop
 	// ActiveModules are as GET /api/eshop lists them.
 	ActiveModules []eshop.ActiveModule `json:"activeModules"`
 	// Required are the modules some endpoint needs, whether the e-shop has
@@ -44,10 +44,10 @@ type ModulesView struct {
 
 // RequiredModule is a module some endpoints need.
 type RequiredModule struct {
-	Module     string   `json:"module"`
-	Title      string   `json:"title"`
-	Active     bool     `json:"active"`
-	Operations []string `json:"operations"`
+	Module     string   `json:"module"`     // the module's name
+	Title      string   `json:"title"`      // its title
+	Active     bool     `json:"active"`     // whether the e-shop has it
+	Operations []string `json:"operations"` // the operations that need it
 }
 
 func (c *controller) modules(r *api.Request) (any, error) {

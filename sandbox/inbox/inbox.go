@@ -204,8 +204,8 @@ func (b *Inbox) List(ctx context.Context, name string, count int, wait time.Dura
 
 // Summary is one inbox in GET /_sandbox/inbox.
 type Summary struct {
-	Name  string `json:"name"`
-	Count int    `json:"count"`
+	Name  string `json:"name"`  // the inbox's name
+	Count int    `json:"count"` // entries it holds
 }
 
 // Names lists the inboxes that received something, by name.

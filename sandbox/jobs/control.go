@@ -19,9 +19,9 @@ const ControlPath = "/_sandbox/jobs"
 // ControlRoutes are the control-plane routes of jobs.
 func (s *Service) ControlRoutes() []api.Route {
 	return []api.Route{
-		{Operation: "sandbox.jobs", Method: http.MethodGet, Path: ControlPath, Handler: s.controlList, Answer: map[string]any{"jobs": []ControlItem{}},
+		{Operation: "sandbox.jobs", Method: http.MethodGet, Path: ControlPath, Handler: s.controlList, Answer: map[string]any{"jobs": api.Doc([]ControlItem{}, "The jobs, oldest first.")},
 			Summary: "Every e-shop's asynchronous jobs, oldest first: state, next transition on the sandbox clock, result, log, armed fault (filters: eshop, status)"},
-		{Operation: "sandbox.jobs.fail-next", Method: http.MethodPost, Path: ControlPath + "/fail-next", Handler: s.failNext, Answer: map[string]any{"armed": Fault{}}, Body: FailNextBody{}},
+		{Operation: "sandbox.jobs.fail-next", Method: http.MethodPost, Path: ControlPath + "/fail-next", Handler: s.failNext, Answer: map[string]any{"armed": api.Doc(Fault{}, "The fault armed for the next job.")}, Body: FailNextBody{}},
 	}
 }
 
@@ -29,8 +29,8 @@ func (s *Service) ControlRoutes() []api.Route {
 // record plus what only the sandbox knows, so the terminal UI and a
 // person with curl can follow every e-shop's jobs without a token.
 type ControlItem struct {
-	EshopID   int    `json:"eshopId"`
-	Operation string `json:"operation"`
+	EshopID   int    `json:"eshopId"`   // the e-shop the job belongs to
+	Operation string `json:"operation"` // the operation that started it
 	View
 	// NextDue is when the job's next transition is due (sandbox clock);
 	// null once it is settled.

@@ -14,9 +14,9 @@ func (l *Limiter) Routes() []api.Route {
 	return []api.Route{
 		{Operation: "sandbox.limits.get", Method: http.MethodGet, Summary: "The limits in force: connections per token and IP, rate bucket, write lock", Path: "/_sandbox/limits", Handler: l.getLimits, Answer: LimitsView{}},
 		{Operation: "sandbox.limits.set", Method: http.MethodPatch, Summary: "Change limits, e.g. {\"perToken\":5,\"bucketCapacity\":20,\"bucketLeak\":\"1s\"}", Path: "/_sandbox/limits", Handler: l.setLimits, Answer: LimitsView{}, Body: LimitsBody{}},
-		{Operation: "sandbox.maintenance", Method: http.MethodPost, Summary: "Start or end maintenance (503), e.g. {\"on\":true,\"for\":\"10m\"}", Path: "/_sandbox/maintenance", Handler: l.setMaintenance, Answer: map[string]any{"on": false}, Body: MaintenanceBody{}},
-		{Operation: "sandbox.maintenance.get", Method: http.MethodGet, Summary: "Whether maintenance is on, until when, and its message", Path: "/_sandbox/maintenance", Handler: l.getMaintenance, Answer: map[string]any{"on": false}},
-		{Operation: "sandbox.deprecations", Method: http.MethodPost, Summary: "Mark an operation deprecated with a sunset date (deprecation headers)", Path: "/_sandbox/deprecations", Handler: l.setDeprecation, Answer: map[string]any{"operation": "", "deprecated": false}, Body: DeprecationBody{}},
+		{Operation: "sandbox.maintenance", Method: http.MethodPost, Summary: "Start or end maintenance (503), e.g. {\"on\":true,\"for\":\"10m\"}", Path: "/_sandbox/maintenance", Handler: l.setMaintenance, Answer: map[string]any{"on": api.Doc(false, "Whether maintenance is on; when on, until and message say more.")}, Body: MaintenanceBody{}},
+		{Operation: "sandbox.maintenance.get", Method: http.MethodGet, Summary: "Whether maintenance is on, until when, and its message", Path: "/_sandbox/maintenance", Handler: l.getMaintenance, Answer: map[string]any{"on": api.Doc(false, "Whether maintenance is on; when on, until and message say more.")}},
+		{Operation: "sandbox.deprecations", Method: http.MethodPost, Summary: "Mark an operation deprecated with a sunset date (deprecation headers)", Path: "/_sandbox/deprecations", Handler: l.setDeprecation, Answer: map[string]any{"operation": api.Doc("", "The operation marked."), "deprecated": api.Doc(false, "Whether it is now deprecated (false: the mark was removed).")}, Body: DeprecationBody{}},
 	}
 }
 

@@ -31,7 +31,13 @@ func AnswerSchema(v any) map[string]any {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			props[k] = AnswerSchema(m[k])
+			if d, ok := m[k].(api.Described); ok {
+				sch := AnswerSchema(d.Value)
+				sch["description"] = d.Text
+				props[k] = sch
+			} else {
+				props[k] = AnswerSchema(m[k])
+			}
 			req = append(req, k)
 		}
 		out := map[string]any{"type": "object", "properties": props}

@@ -164,10 +164,10 @@ func ref(kind, name string) map[string]any {
 // data and a list of errors.
 func controlEnvelope(isError bool) map[string]any {
 	data := map[string]any{"description": "The answer; its shape depends on the route."}
-	errs := map[string]any{"type": []any{"array", "null"}, "items": errorItem()}
+	errs := map[string]any{"type": []any{"array", "null"}, "items": errorItem(), "description": "Warnings beside the answer; null when none."}
 	if isError {
-		data = map[string]any{"type": "null"}
-		errs = map[string]any{"type": "array", "items": errorItem()}
+		data = map[string]any{"type": "null", "description": "Null: the call was refused."}
+		errs = map[string]any{"type": "array", "items": errorItem(), "description": "Why the call was refused, the first error first."}
 	}
 	return map[string]any{
 		"type":       "object",
@@ -179,10 +179,14 @@ func controlEnvelope(isError bool) map[string]any {
 // answerEnvelope is the envelope of a typed answer: data is the answer,
 // errors null or warnings.
 func answerEnvelope(data map[string]any) map[string]any {
+	if data["description"] == nil {
+		data["description"] = "The answer."
+	}
 	return map[string]any{
 		"type":     "object",
 		"required": []any{"data", "errors", "metadata"},
-		"properties": map[string]any{"data": data, "errors": map[string]any{"type": []any{"array", "null"}, "items": errorItem()},
+		"properties": map[string]any{"data": data, "errors": map[string]any{"type": []any{"array", "null"}, "items": errorItem(),
+			"description": "Warnings beside the answer; null when none."},
 			"metadata": metadata()},
 	}
 }
@@ -192,16 +196,17 @@ func errorItem() map[string]any {
 		"type":     "object",
 		"required": []any{"errorCode", "message", "instance"},
 		"properties": map[string]any{
-			"errorCode": map[string]any{"type": "string"},
-			"message":   map[string]any{"type": "string"},
-			"instance":  map[string]any{"type": "string"},
+			"errorCode": map[string]any{"type": "string", "description": "The error's code, e.g. not-found or invalid-parameter."},
+			"message":   map[string]any{"type": "string", "description": "What is wrong and how to put it right, in a sentence or two."},
+			"instance":  map[string]any{"type": "string", "description": "What the error is about: a field, a parameter or an identifier."},
 		},
 	}
 }
 
 func metadata() map[string]any {
 	return map[string]any{
-		"type":       "object",
-		"properties": map[string]any{"requestId": map[string]any{"type": "string"}},
+		"type":        "object",
+		"description": "About the call.",
+		"properties":  map[string]any{"requestId": map[string]any{"type": "string", "description": "The call's request id, as in the traffic history and the logs."}},
 	}
 }

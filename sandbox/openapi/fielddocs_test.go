@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/sandboxtest"
 )
 
@@ -46,6 +47,10 @@ func TestFieldDocsUpToDate(t *testing.T) {
 			for _, x := range m {
 				value(x)
 			}
+			return
+		}
+		if d, ok := v.(api.Described); ok {
+			value(d.Value)
 			return
 		}
 		if v != nil {

@@ -17,7 +17,7 @@ import (
 // outbox and the order-status list editor.
 func (s *Service) ControlRoutes() []api.Route {
 	return []api.Route{
-		{Operation: "sandbox.outbox", Method: http.MethodGet, Summary: "E-mails the sandbox sent (order confirmations, status changes)", Path: "/_sandbox/outbox", Handler: s.outbox, Answer: map[string]any{"emails": []map[string]any{}}},
+		{Operation: "sandbox.outbox", Method: http.MethodGet, Summary: "E-mails the sandbox sent (order confirmations, status changes)", Path: "/_sandbox/outbox", Handler: s.outbox, Answer: map[string]any{"emails": api.Doc([]map[string]any{}, "The e-mails sent, oldest first, each as the service would have sent it.")}},
 		{Operation: "sandbox.outbox.clear", Method: http.MethodDelete, Summary: "Empty the e-mail outbox", Path: "/_sandbox/outbox", Handler: s.clearOutbox, Answer: api.NoData{}},
 		{Operation: "sandbox.orderStatuses.put", Method: http.MethodPut, Summary: "Create or change a custom order status (orderStatusesList:change)", Path: "/_sandbox/eshops/{eshopId:[0-9]+}/order-statuses/{statusId:-?[0-9]+}", Handler: s.putStatus, Answer: map[string]any{}, Body: StatusBody{}},
 		{Operation: "sandbox.orderStatuses.delete", Method: http.MethodDelete, Summary: "Delete a custom order status (orderStatusesList:change)", Path: "/_sandbox/eshops/{eshopId:[0-9]+}/order-statuses/{statusId:-?[0-9]+}", Handler: s.deleteStatus, Answer: api.NoData{}},

@@ -22,9 +22,9 @@ type ReportView struct {
 	Scenario string         `json:"scenario,omitempty"`                                                                   // the scenario served, if any
 	Clean    bool           `json:"clean" doc:"The verdict: true when the add-on broke none of the rules (no findings)."` // nothing was found
 	Counts   map[string]int `json:"counts"`                                                                               // findings per rule (every rule listed)
-	Findings []Finding      `json:"findings"`
-	Dropped  int            `json:"dropped"` // oldest findings left out (more than MaxFindings)
-	Rules    []Rule         `json:"rules"`
+	Findings []Finding      `json:"findings"`                                                                             // every rule broken, oldest first (at most MaxFindings)
+	Dropped  int            `json:"dropped"`                                                                              // oldest findings left out (more than MaxFindings)
+	Rules    []Rule         `json:"rules"`                                                                                // the rules the report checks
 	// Chaos tells how the add-on coped with the faults --chaos injected
 	// (absent without chaos).
 	Chaos []ChaosCoping `json:"chaos,omitempty"`
@@ -66,7 +66,10 @@ func Routes(e *Engine, rp *Report) []api.Route {
 			rp.Clear()
 			return rp.View(), nil
 		}},
-		{Operation: "sandbox.faults", Method: http.MethodGet, Summary: "Faults in force (the scenario's, those added while serving, the built-in ones) and how often each matched and acted; the header that names one per call", Path: FaultsPath, Answer: map[string]any{"faults": []FaultView{}, "header": "", "scenario": (*string)(nil), "chaos": nil},
+		{Operation: "sandbox.faults", Method: http.MethodGet, Summary: "Faults in force (the scenario's, those added while serving, the built-in ones) and how often each matched and acted; the header that names one per call", Path: FaultsPath, Answer: map[string]any{"faults": api.Doc([]FaultView{}, "The faults in force, in the order they are tried, then the built-in ones."),
+			"header":   api.Doc("", "The request header that names a fault for one call."),
+			"scenario": api.Doc((*string)(nil), "The scenario served; null without one."),
+			"chaos":    api.Doc(nil, "The --chaos settings; null without chaos.")},
 			Handler: func(*api.Request) (any, error) {
 				out := map[string]any{"faults": e.Faults(), "header": e.d.Headers.SandboxFault, "scenario": nil, "chaos": nil}
 				if ch := e.Chaos(); ch != nil {
@@ -95,12 +98,12 @@ func Routes(e *Engine, rp *Report) []api.Route {
 				return &api.Result{Status: http.StatusCreated, Data: v}, nil
 			}},
 		{Operation: "sandbox.faults.clear", Method: http.MethodDelete, Path: FaultsPath,
-			Summary: "Remove every fault added while serving (the scenario's stay)", Answer: map[string]any{"removed": 0},
+			Summary: "Remove every fault added while serving (the scenario's stay)", Answer: map[string]any{"removed": api.Doc(0, "How many faults were removed.")},
 			Handler: func(*api.Request) (any, error) {
 				return map[string]any{"removed": e.ClearFaults()}, nil
 			}},
 		{Operation: "sandbox.faults.remove", Method: http.MethodDelete, Path: FaultsPath + "/{id}",
-			Summary: "Remove one fault added while serving, by id (or name)", Answer: map[string]any{"removed": ""},
+			Summary: "Remove one fault added while serving, by id (or name)", Answer: map[string]any{"removed": api.Doc("", "The id of the fault removed.")},
 			Handler: func(r *api.Request) (any, error) {
 				id := r.Var("id")
 				if err := e.RemoveFault(id); err != nil {

@@ -19,9 +19,9 @@ func (s *Service) Routes() []api.Route {
 	return []api.Route{
 		{Operation: "sandbox.events.emit", Method: http.MethodPost, Summary: "Emit any event, system events included, to the registered receivers", Path: "/_sandbox/events", Handler: s.emit, Answer: EmittedEvent{}, Body: EmitBody{}},
 		{Operation: "sandbox.deliveries", Method: http.MethodGet, Summary: "Webhook delivery attempts: request, status, duration, error (filters: eshop, event, status, url)", Path: "/_sandbox/deliveries", Handler: s.deliveries,
-			Answer: map[string]any{"deliveries": []*Notification{}}},
+			Answer: map[string]any{"deliveries": api.Doc([]*Notification{}, "Every notification matching the filters, with all its attempts, oldest first.")}},
 		{Operation: "sandbox.deliveries.replay", Method: http.MethodPost, Summary: "Deliver a notification again: same body, signed with the current key", Path: "/_sandbox/deliveries/{id}/replay", Handler: s.replay, Body: api.NoData{},
-			Answer: map[string]any{"delivery": &Notification{}}},
+			Answer: map[string]any{"delivery": api.Doc(&Notification{}, "The new notification, replaying the old one's body.")}},
 	}
 }
 

@@ -20,15 +20,15 @@ const (
 // Notification is one event sent to one receiver, with every attempt.
 // It is stored in the global NotificationsCollection.
 type Notification struct {
-	ID        int       `json:"id"`        // the delivery's id, for POST /_sandbox/deliveries/{id}/replay
-	EshopID   int       `json:"eshopId"`   // the e-shop whose event it is
-	WebhookID int       `json:"webhookId"` // 0 for a system event sent to an add-on
-	Addon     string    `json:"addon,omitempty"`
-	URL       string    `json:"url"`           // the receiver's address
-	Event     string    `json:"event"`         // the event, e.g. order:create
-	Instance  string    `json:"eventInstance"` // the changed entity's identifier, as in the payload
-	EventTime time.Time `json:"eventCreated"`  // when the event happened (sandbox clock), as in the payload
-	Created   time.Time `json:"created"`       // when the notification was queued (sandbox clock)
+	ID        int       `json:"id"`              // the delivery's id, for POST /_sandbox/deliveries/{id}/replay
+	EshopID   int       `json:"eshopId"`         // the e-shop whose event it is
+	WebhookID int       `json:"webhookId"`       // 0 for a system event sent to an add-on
+	Addon     string    `json:"addon,omitempty"` // the add-on a system event went to
+	URL       string    `json:"url"`             // the receiver's address
+	Event     string    `json:"event"`           // the event, e.g. order:create
+	Instance  string    `json:"eventInstance"`   // the changed entity's identifier, as in the payload
+	EventTime time.Time `json:"eventCreated"`    // when the event happened (sandbox clock), as in the payload
+	Created   time.Time `json:"created"`         // when the notification was queued (sandbox clock)
 	// Body is the exact request body; every attempt sends these bytes.
 	Body     string     `json:"body"`
 	Status   string     `json:"status" enum:"pending|delivered|failed" doc:"Where the notification is: pending (attempts to come), delivered (a receiver answered 2xx) or failed (attempts exhausted). The receiver's HTTP answer is each attempt's responseStatus."`
