@@ -16,6 +16,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/bus"
 	"github.com/eshop-sandbox/sandbox/sandbox/controlclient"
+	"github.com/eshop-sandbox/sandbox/sandbox/inbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/jobs"
 	"github.com/eshop-sandbox/sandbox/sandbox/scenario"
 	"github.com/eshop-sandbox/sandbox/sandbox/traffic"
@@ -359,4 +360,31 @@ func (s *Server) eshopFacts() {
 			break
 		}
 	}
+}
+
+// InboxURL is the address of a webhook inbox inside the sandbox, to
+// register as an add-on's or a webhook's URL when the test needs no
+// receiver of its own.
+func (s *Server) InboxURL(name string) string { return s.Control.InboxURL(name) }
+
+// WaitForInbox waits until the named inbox received count webhooks and
+// returns them, on the inbox's own long-poll (GET /_sandbox/inbox/{name}
+// ?wait=), failing the test when WaitTimeout (at most inbox.MaxWait)
+// passes first.
+func (s *Server) WaitForInbox(name string, count int) *inbox.View {
+	s.t.Helper()
+	timeout := s.WaitTimeout
+	if timeout <= 0 {
+		timeout = DefaultWaitTimeout
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout+5*time.Second)
+	defer cancel()
+	v, err := s.Control.Inbox(ctx, name, count, min(timeout, inbox.MaxWait))
+	if err != nil {
+		s.fail("inbox "+name, err)
+	}
+	if v.Count < count {
+		s.t.Fatalf("sandbox: gave up after %s waiting for %d webhooks in inbox %s (it holds %d)", timeout, count, name, v.Count)
+	}
+	return v
 }

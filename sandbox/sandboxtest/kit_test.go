@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -101,6 +102,8 @@ func TestKitHelpersFailTheTestOnABadOutcome(t *testing.T) {
 		{"WaitForOrderStatus other status", func(tb testing.TB) { s.For(tb).WaitForOrderStatus("2025000001", -4) }, "status -4 (it is in -3)"},
 		{"WaitForOrderStatus unknown order", func(tb testing.TB) { s.For(tb).WaitForOrderStatus("1", -4) }, "HTTP 404"},
 		{"WaitForOrderStatus", func(tb testing.TB) { s.For(tb).WaitForOrderStatus("2025000001", -3) }, ""},
+		{"WaitForInbox empty", func(tb testing.TB) { s.For(tb).WaitForInbox("nobody-writes", 1) }, "1 webhooks in inbox nobody-writes (it holds 0)"},
+		{"WaitForInbox bad name", func(tb testing.TB) { s.For(tb).WaitForInbox("no/such", 1) }, "inbox no/such"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			failed, msg := outcome(t, tc.fn)
@@ -157,5 +160,17 @@ func TestTrafficHelpersSeeCalls(t *testing.T) {
 		if e.Call != nil && strings.HasPrefix(e.Call.Path, "/_sandbox/") {
 			t.Errorf("the kit's own read %s %s is in the traffic history", e.Call.Method, e.Call.Path)
 		}
+	}
+}
+
+// TestWaitForInboxLongPolls: an add-on's system event reaches an inbox
+// registered as its webhook URL, and WaitForInbox returns it.
+func TestWaitForInboxLongPolls(t *testing.T) {
+	s := sandboxtest.New(t, sandbox.Config{})
+	s.Register("boxed", controlclient.AddonConfig{InstallURL: "http://127.0.0.1:9/install", WebhookURL: s.InboxURL("boxed")})
+	s.EmitEvent(controlclient.Event{EshopID: s.EshopID, Event: "addon:suspend", Instance: strconv.Itoa(s.EshopID), Addon: "boxed"})
+	v := s.WaitForInbox("boxed", 1)
+	if v.Count != 1 || v.Entries[0].Event != "addon:suspend" {
+		t.Errorf("inbox %+v", v)
 	}
 }
