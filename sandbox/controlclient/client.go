@@ -17,6 +17,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -49,10 +50,36 @@ func New(baseURL string, hc *http.Client) *Client {
 	return &Client{BaseURL: strings.TrimRight(baseURL, "/"), HTTP: hc}
 }
 
+// TransportError is a call that got no answer: the sandbox could not be
+// reached, or the connection failed.
+type TransportError struct {
+	Method, Path string
+	Err          error
+}
+
+func (e *TransportError) Error() string { return e.Method + " " + e.Path + ": " + e.Err.Error() }
+func (e *TransportError) Unwrap() error { return e.Err }
+
+// NotEnvelopeError is an answer that is not the sandbox's envelope (the
+// address is some other server).
+type NotEnvelopeError struct {
+	Method, Path string
+	Status       int
+}
+
+func (e *NotEnvelopeError) Error() string {
+	return fmt.Sprintf("%s %s answered HTTP %d without the sandbox's envelope; is it a sandbox?", e.Method, e.Path, e.Status)
+}
+
+// maxAnswer bounds an answer read (a traffic history with its bodies is
+// the largest).
+const maxAnswer = 32 << 20
+
 // Do sends one control-plane call: body (nil for none) is marshalled as
-// JSON, the envelope's data is decoded into out (nil to drop it). A
-// failed call returns an *api.AnswerError when the sandbox answered with
-// an error envelope.
+// JSON, the envelope's data is decoded into out (nil to drop it). An
+// error envelope comes back as an *api.AnswerError (one without a code
+// names the call in its message), no answer as a *TransportError, an
+// answer that is no envelope as a *NotEnvelopeError.
 func (c *Client) Do(ctx context.Context, method, path string, body, out any) error {
 	var rd io.Reader
 	if body != nil {
@@ -78,20 +105,25 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any) err
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, path, err)
+		return &TransportError{Method: method, Path: path, Err: err}
 	}
 	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
 	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, path, err)
+		return fmt.Errorf("reading the sandbox's answer: %v", err)
 	}
-	if err := api.DecodeAnswer(resp.StatusCode, raw, out); err != nil {
-		if _, ok := err.(*api.AnswerError); ok {
-			return err
+	err = api.DecodeAnswer(resp.StatusCode, raw, out)
+	var ae *api.AnswerError
+	if errors.As(err, &ae) {
+		if ae.Code == "" { // no error envelope: name the call
+			ae.Message = method + " " + path + ": " + ae.Message
 		}
-		return fmt.Errorf("%s %s: %w", method, path, err)
+		return ae
 	}
-	return nil
+	if err != nil && !json.Valid(raw) {
+		return &NotEnvelopeError{Method: method, Path: path, Status: resp.StatusCode}
+	}
+	return err
 }
 
 // AddonConfig is the body of PutAddon. Empty fields keep the add-on's
