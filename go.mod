@@ -1,6 +1,6 @@
 module github.com/eshop-sandbox/sandbox
 
-go 1.26.8
+go 1.26.0
 
 require (
 	github.com/aymanbagabas/go-osc52/v2 v2.0.1

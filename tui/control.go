@@ -1,18 +1,17 @@
 package tui
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/traffic"
+	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/controlclient"
 )
 
 // Control is what the UI's actions need from the sandbox's control plane.
@@ -100,61 +99,25 @@ func (c *HTTPControl) Maintenance(ctx context.Context) (bool, error) {
 // read out of its traffic history (a view left open refreshes every few
 // seconds and would push the add-on's calls out of it).
 func (c *HTTPControl) Read(ctx context.Context, path string, out any) error {
-	return c.send(ctx, http.MethodGet, path, nil, out, http.Header{traffic.UnrecordedHeader: {"1"}})
+	return c.send(ctx, http.MethodGet, path, nil, out, true)
 }
 
 // do sends one control-plane call and decodes the envelope's data into
 // out; a failure carries the sandbox's own message.
 func (c *HTTPControl) do(ctx context.Context, method, path string, body, out any) error {
-	return c.send(ctx, method, path, body, out, nil)
+	return c.send(ctx, method, path, body, out, false)
 }
 
-// send is do with extra request headers.
-func (c *HTTPControl) send(ctx context.Context, method, path string, body, out any, header http.Header) error {
-	var rd io.Reader
-	if body != nil {
-		raw, err := json.Marshal(body)
-		if err != nil {
-			return err
-		}
-		rd = bytes.NewReader(raw)
+// send sends one call through the typed control-plane client
+// (sandbox/controlclient); unrecorded keeps a read out of the traffic
+// history.
+func (c *HTTPControl) send(ctx context.Context, method, path string, body, out any, unrecorded bool) error {
+	cl := controlclient.New(c.BaseURL, c.Client)
+	cl.Unrecorded = unrecorded
+	err := cl.Do(ctx, method, path, body, out)
+	var ae *api.AnswerError
+	if errors.As(err, &ae) {
+		return fmt.Errorf("%s %s: %d %s", method, path, ae.Status, strings.TrimPrefix(ae.Message, method+" "+path+": "))
 	}
-	req, err := http.NewRequestWithContext(ctx, method, c.BaseURL+path, rd)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	for k, v := range header {
-		req.Header[k] = v
-	}
-	client := c.Client
-	if client == nil {
-		client = http.DefaultClient
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	var env struct {
-		Data   json.RawMessage `json:"data"`
-		Errors []struct {
-			Message string `json:"message"`
-		} `json:"errors"`
-	}
-	_ = json.Unmarshal(raw, &env)
-	if resp.StatusCode >= 300 {
-		msg := strings.TrimSpace(string(raw))
-		if len(env.Errors) > 0 {
-			msg = env.Errors[0].Message
-		}
-		return fmt.Errorf("%s %s: %d %s", method, path, resp.StatusCode, msg)
-	}
-	if out != nil && len(env.Data) > 0 && string(env.Data) != "null" {
-		if err := json.Unmarshal(env.Data, out); err != nil {
-			return fmt.Errorf("%s %s: %v", method, path, err)
-		}
-	}
-	return nil
+	return err
 }

@@ -45,7 +45,7 @@ not start. Past reports: GET /_sandbox/installs.`,
 				return fail(cmd, "%v", err)
 			}
 			// The handshake may take the add-on its whole install time.
-			c.http.Timeout = addons.DefaultInstallTimeout + addons.DefaultLateGrace + 30*time.Second
+			c.HTTP.Timeout = addons.DefaultInstallTimeout + addons.DefaultLateGrace + 30*time.Second
 			var data json.RawMessage
 			if err := c.call(cmd.Context(), http.MethodPost, fmt.Sprintf("/_sandbox/eshops/%d/install", eshopID), map[string]string{"addon": name}, &data); err != nil {
 				return fail(cmd, "%v", err)

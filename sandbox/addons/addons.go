@@ -87,18 +87,19 @@ func (s *Service) EshopRoutes() []api.Route { return s.OAuth.Routes() }
 func (s *Service) ControlRoutes() []api.Route {
 	const addon = "/_sandbox/eshops/{eshopId:[0-9]+}/addons/{name}"
 	routes := []api.Route{
-		{Operation: "sandbox.addons.list", Method: http.MethodGet, Summary: "The e-shop's add-ons: state, URLs, approved and pending endpoints", Path: "/_sandbox/eshops/{eshopId:[0-9]+}/addons", Handler: s.list},
-		{Operation: "sandbox.addons.get", Method: http.MethodGet, Summary: "One add-on of the e-shop", Path: addon, Handler: s.get},
-		{Operation: "sandbox.addons.put", Method: http.MethodPut, Summary: "Create or change an add-on: install and webhook URLs, requested endpoints (\"all\" or a list), fixed client credentials", Path: addon, Handler: s.put,
+		{Operation: "sandbox.addons.list", Method: http.MethodGet, Summary: "The e-shop's add-ons: state, URLs, approved and pending endpoints", Path: "/_sandbox/eshops/{eshopId:[0-9]+}/addons", Handler: s.list,
+			Answer: map[string]any{"addons": api.Doc([]*View{}, "The e-shop's add-ons, each with its credentials, status and OAuth addresses.")}},
+		{Operation: "sandbox.addons.get", Method: http.MethodGet, Summary: "One add-on of the e-shop", Path: addon, Handler: s.get, Answer: &View{}},
+		{Operation: "sandbox.addons.put", Method: http.MethodPut, Summary: "Create or change an add-on: install and webhook URLs, requested endpoints (\"all\" or a list), fixed client credentials", Path: addon, Handler: s.put, Answer: &View{},
 			BodySchema: ConfigSchema()},
-		{Operation: "sandbox.addons.delete", Method: http.MethodDelete, Summary: "Remove an add-on from the e-shop; its tokens are revoked (no event is sent)", Path: addon, Handler: s.remove},
-		{Operation: "sandbox.addons.approve", Method: http.MethodPost, Summary: "Approve the add-on's pending endpoints", Path: addon + "/approve", Handler: s.approve},
-		{Operation: "sandbox.install", Method: http.MethodPost, Summary: "Run the install handshake against the add-on's install URL", Path: "/_sandbox/eshops/{eshopId:[0-9]+}/install", Handler: s.install},
-		{Operation: "sandbox.installs.list", Method: http.MethodGet, Summary: "Install handshakes run so far, each with its report", Path: "/_sandbox/installs", Handler: s.installs},
-		{Operation: "sandbox.installs.get", Method: http.MethodGet, Summary: "One install handshake's report", Path: "/_sandbox/installs/{id}", Handler: s.installByID},
+		{Operation: "sandbox.addons.delete", Method: http.MethodDelete, Summary: "Remove an add-on from the e-shop; its tokens are revoked (no event is sent)", Path: addon, Handler: s.remove, Answer: &Removed{}},
+		{Operation: "sandbox.addons.approve", Method: http.MethodPost, Summary: "Approve the add-on's pending endpoints", Path: addon + "/approve", Handler: s.approve, Answer: &ApproveResult{}, Body: ApproveBody{}},
+		{Operation: "sandbox.install", Method: http.MethodPost, Summary: "Run the install handshake against the add-on's install URL", Path: "/_sandbox/eshops/{eshopId:[0-9]+}/install", Handler: s.install, Answer: &Record{}, Body: InstallBody{}},
+		{Operation: "sandbox.installs.list", Method: http.MethodGet, Summary: "Install handshakes run so far, each with its report", Path: "/_sandbox/installs", Handler: s.installs, Answer: map[string]any{"installs": api.Doc([]*Record{}, "The install reports, in start order.")}},
+		{Operation: "sandbox.installs.get", Method: http.MethodGet, Summary: "One install handshake's report", Path: "/_sandbox/installs/{id}", Handler: s.installByID, Answer: &Record{}},
 	}
 	for _, action := range Actions() {
-		routes = append(routes, api.Route{Operation: "sandbox.addons." + action, Method: http.MethodPost, Path: addon + "/" + action, Handler: s.lifecycleHandler(action),
+		routes = append(routes, api.Route{Operation: "sandbox.addons." + action, Method: http.MethodPost, Path: addon + "/" + action, Handler: s.lifecycleHandler(action), Answer: &LifecycleResult{}, Body: api.NoData{},
 			Summary: lifecycleSummaries[action]})
 	}
 	return append(routes, s.OAuth.ControlRoutes()...)

@@ -23,7 +23,7 @@ import (
 // status in one e-shop, where its OAuth server is, and how many API
 // tokens it holds.
 type View struct {
-	EshopID int `json:"eshopId"`
+	EshopID int `json:"eshopId"` // the e-shop the add-on is configured in
 	auth.Addon
 	EshopURL       string `json:"eshopUrl"`       // {eshop_url}: the e-shop's own address
 	TokenURL       string `json:"tokenUrl"`       // the OAuth server: POST here to exchange the install code
@@ -138,9 +138,9 @@ func ConfigSchema() map[string]any {
 	item := map[string]any{"oneOf": []any{
 		map[string]any{"type": "string", "description": "An operation name (GetListOfOrders) or METHOD /path (GET /api/orders)."},
 		map[string]any{"type": "object", "additionalProperties": false, "required": []any{"endpoint"}, "properties": map[string]any{
-			"endpoint": map[string]any{"type": "string"},
-			"approved": map[string]any{"type": "boolean"},
-			"action":   map[string]any{"type": "string", "enum": []any{"add", "edit", "delete"}},
+			"endpoint": map[string]any{"type": "string", "description": "An operation name (GetListOfOrders) or METHOD /path (GET /api/orders)."},
+			"approved": map[string]any{"type": "boolean", "description": "Approve it at once (the request's approved when absent)."},
+			"action":   map[string]any{"type": "string", "enum": []any{"add", "edit", "delete"}, "description": "The pending change it asks for: add (default), edit or delete."},
 		}},
 	}}
 	return map[string]any{
@@ -416,9 +416,9 @@ func override(g auth.EndpointGrant, w wantedEndpoint) auth.EndpointGrant {
 
 // Removed is the answer of DELETE /_sandbox/eshops/{id}/addons/{name}.
 type Removed struct {
-	EshopID int           `json:"eshopId"`
-	Name    string        `json:"name"`
-	Revoked oauth.Revoked `json:"revoked"`
+	EshopID int           `json:"eshopId"` // the e-shop it was removed from
+	Name    string        `json:"name"`    // the add-on removed
+	Revoked oauth.Revoked `json:"revoked"` // its tokens, revoked
 	// Webhooks are the webhooks the add-on had registered, deleted, and
 	// the deliveries to them that were still waiting, canceled.
 	Webhooks webhooks.Forgotten `json:"webhooks"`

@@ -282,6 +282,11 @@ func (s *Service) addonForInstall(tx *store.Tx, eshopID int, name string) (*auth
 	return nil, err
 }
 
+// InstallBody is the body of POST /_sandbox/eshops/{id}/install.
+type InstallBody struct {
+	Addon string `json:"addon" doc:"The name of the add-on to install, as configured with PUT /_sandbox/eshops/{eshopId}/addons/{name}."`
+}
+
 // install serves POST /_sandbox/eshops/{id}/install {"addon": "<name>"}.
 func (s *Service) install(r *api.Request) (any, error) {
 	var body struct {

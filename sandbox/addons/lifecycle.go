@@ -38,9 +38,9 @@ func Actions() []string { return []string{"suspend", "resume", "terminate", "uni
 
 // LifecycleResult is the data of a life-cycle call.
 type LifecycleResult struct {
-	Addon   *View         `json:"addon"`
-	Event   string        `json:"event"` // the system event sent to the add-on's webhook URL
-	Revoked oauth.Revoked `json:"revoked"`
+	Addon   *View         `json:"addon"`   // the add-on after the change
+	Event   string        `json:"event"`   // the system event sent to the add-on's webhook URL
+	Revoked oauth.Revoked `json:"revoked"` // the tokens the change revoked
 	// Webhooks are what terminate and uninstall end: the webhooks the
 	// add-on registered, deleted, and their waiting deliveries, canceled.
 	Webhooks webhooks.Forgotten `json:"webhooks"`
@@ -104,9 +104,14 @@ func (s *Service) lifecycleHandler(action string) func(r *api.Request) (any, err
 	return func(r *api.Request) (any, error) { return s.Lifecycle(eshopOf(r), r.Var("name"), action) }
 }
 
+// ApproveBody is the body of POST .../addons/{name}/approve (optional).
+type ApproveBody struct {
+	Endpoints []string `json:"endpoints,omitempty" doc:"The operations whose pending change to approve (e.g. GetListOfOrders); all of them when absent."`
+}
+
 // ApproveResult is the data of an endpoint approval.
 type ApproveResult struct {
-	Addon    *View    `json:"addon"`
+	Addon    *View    `json:"addon"`    // the add-on after the approval
 	Approved []string `json:"approved"` // operations whose pending change was approved
 }
 

@@ -29,27 +29,27 @@ const (
 // every code exchange the add-on attempted, how the add-on answered, and
 // the verdict with a readable explanation of each problem.
 type Record struct {
-	ID            string    `json:"id"`
-	EshopID       int       `json:"eshopId"`
-	Addon         string    `json:"addon"`
-	InstallURL    string    `json:"installUrl"` // as configured; the request adds ?code=<255 characters>
-	TokenURL      string    `json:"tokenUrl"`   // the installing e-shop's OAuth token address
-	Result        string    `json:"result"`     // running, passed or failed
-	Passed        bool      `json:"passed"`
-	StartedAt     string    `json:"startedAt"`     // sandbox clock
-	FinishedAt    string    `json:"finishedAt"`    // sandbox clock
-	CodeExpiresAt string    `json:"codeExpiresAt"` // sandbox clock
-	Answer        *Answer   `json:"answer"`        // nil when the add-on could not be reached
-	Unreachable   string    `json:"unreachable,omitempty"`
-	Exchanges     []Attempt `json:"exchanges"`
-	Problems      []string  `json:"problems"`
-	Summary       string    `json:"summary"`
+	ID            string    `json:"id"`                                                                                           // the install's id, for GET /_sandbox/installs/{id}
+	EshopID       int       `json:"eshopId"`                                                                                      // the e-shop that installed
+	Addon         string    `json:"addon"`                                                                                        // the add-on installed
+	InstallURL    string    `json:"installUrl"`                                                                                   // as configured; the request adds ?code=<255 characters>
+	TokenURL      string    `json:"tokenUrl"`                                                                                     // the installing e-shop's OAuth token address
+	Result        string    `json:"result" enum:"running|passed|failed" doc:"Where the handshake is: running, passed or failed."` // running, passed or failed
+	Passed        bool      `json:"passed" doc:"The verdict: true when the add-on passed the install handshake. A failed handshake is still a 200 answer; problems say why."`
+	StartedAt     string    `json:"startedAt"`             // sandbox clock
+	FinishedAt    string    `json:"finishedAt"`            // sandbox clock
+	CodeExpiresAt string    `json:"codeExpiresAt"`         // sandbox clock
+	Answer        *Answer   `json:"answer"`                // nil when the add-on could not be reached
+	Unreachable   string    `json:"unreachable,omitempty"` // why the add-on could not be reached, when it could not
+	Exchanges     []Attempt `json:"exchanges"`             // the code exchanges the OAuth server saw for this install
+	Problems      []string  `json:"problems" doc:"What the add-on did wrong in the handshake, one sentence each (empty when it passed)."`
+	Summary       string    `json:"summary"`     // the outcome in a sentence
 	AddonStatus   string    `json:"addonStatus"` // the add-on's status in the e-shop afterwards
 }
 
 // Answer is how the add-on answered the install request.
 type Answer struct {
-	Status     int    `json:"status"`
+	Status     int    `json:"status"`             // the HTTP status the add-on answered the install request with
 	Location   string `json:"location,omitempty"` // for redirects
 	Body       string `json:"body,omitempty"`     // the first bytes, for the report
 	DurationMs int64  `json:"durationMs"`         // wall time the add-on took

@@ -43,11 +43,37 @@ type Route struct {
 	// the control plane's OpenAPI (nil: a JSON object, described by the
 	// summary).
 	BodySchema map[string]any
+	// Answer is a value of the Go type a control route answers with in
+	// the envelope's data (a struct, a pointer to one, or a map for an
+	// ad-hoc answer); the control plane's OpenAPI draws the answer's JSON
+	// Schema from it by reflection (openapi.AnswerSchema), field by field,
+	// with a field's `doc` tag as its description and its `enum` tag
+	// (values separated by |) as its enum. nil: an answer not yet typed.
+	Answer any
+	// Body is a value of the Go type of a control route's request body,
+	// for its schema in the control plane's OpenAPI when BodySchema is
+	// nil, drawn as Answer's is (a field without omitempty is required);
+	// NoData{} for a route that takes no body.
+	Body any
 	// Aliases serve this same route (same operation, checks and handler)
 	// at other methods or paths: the spec's PATCH /orders/{code}/status,
 	// and PUT endpoints sent as POST by the client library.
 	Aliases []Alias
 }
+
+// Described is a key's value in a map Answer with its description, for
+// the control plane's OpenAPI: map[string]any{"removed": api.Doc(0, "How
+// many faults were removed.")}.
+type Described struct {
+	Value any
+	Text  string
+}
+
+// Doc describes a map Answer's value.
+func Doc(value any, text string) Described { return Described{Value: value, Text: text} }
+
+// NoData is the Answer of a control route whose envelope's data is null.
+type NoData struct{}
 
 // Alias is another method and path a route answers at.
 type Alias struct {

@@ -63,14 +63,14 @@ type EndpointGrant struct {
 
 // Addon is an add-on configured in one e-shop.
 type Addon struct {
-	Name         string          `json:"name"`
-	ClientID     string          `json:"clientId"`
-	ClientSecret string          `json:"clientSecret"`
-	InstallURL   string          `json:"installUrl"`
-	RedirectURI  string          `json:"redirectUri"`
-	WebhookURL   string          `json:"webhookUrl,omitempty"`
-	Endpoints    []EndpointGrant `json:"endpoints"`
-	Status       string          `json:"status,omitempty"` // configured, installed, suspended, terminated, uninstalled (see status.go)
+	Name         string          `json:"name"`                 // the add-on's name in the e-shop (its path segment in the control plane)
+	ClientID     string          `json:"clientId"`             // the OAuth client id the add-on sends in the code exchange
+	ClientSecret string          `json:"clientSecret"`         // the OAuth client secret the add-on sends in the code exchange
+	InstallURL   string          `json:"installUrl"`           // where the e-shop sends the install request (?code=...)
+	RedirectURI  string          `json:"redirectUri"`          // the redirect_uri the code exchange must name (the install URL unless set)
+	WebhookURL   string          `json:"webhookUrl,omitempty"` // where the add-on's system events (addon:*) are delivered
+	Endpoints    []EndpointGrant `json:"endpoints"`            // the endpoints the add-on asked for, each approved or pending
+	Status       string          `json:"status,omitempty"`     // configured, installed, suspended, terminated, uninstalled (see status.go)
 	// PaymentGateway is a payment add-on's gateway address template (spec:
 	// payment flow step 1) with #LANGUAGE#, #ESHOP_ID# or #ESHOP_URL# and
 	// #PAYMENT_CODE#; sandbox/payments fills it in.

@@ -8,21 +8,21 @@ import (
 // Call is the TopicCall payload: one finished request to the sandbox,
 // as the traffic recorder saw it.
 type Call struct {
-	ID         string        `json:"id"` // the request id
-	Time       time.Time     `json:"time"`
-	Duration   time.Duration `json:"duration"`
-	Eshop      int           `json:"eshop,omitempty"`
-	TokenKind  string        `json:"tokenKind,omitempty"` // private, addon or ""
-	Method     string        `json:"method"`
-	Path       string        `json:"path"` // with query
-	Operation  string        `json:"operation,omitempty"`
-	Status     int           `json:"status"`
-	Fault      string        `json:"fault,omitempty"` // name of an applied scripted fault
-	ReqHeader  http.Header   `json:"requestHeaders,omitempty"`
-	ReqBody    []byte        `json:"requestBody,omitempty"`
-	RespHeader http.Header   `json:"responseHeaders,omitempty"`
-	RespBody   Body          `json:"responseBody,omitzero"`
-	RemoteAddr string        `json:"remoteAddr,omitempty"`
+	ID         string        `json:"id"`                        // the request id
+	Time       time.Time     `json:"time"`                      // when the call came (sandbox clock)
+	Duration   time.Duration `json:"duration"`                  // how long the answer took, in nanoseconds
+	Eshop      int           `json:"eshop,omitempty"`           // the e-shop called
+	TokenKind  string        `json:"tokenKind,omitempty"`       // private, addon or ""
+	Method     string        `json:"method"`                    // the HTTP method
+	Path       string        `json:"path"`                      // with query
+	Operation  string        `json:"operation,omitempty"`       // the operation, e.g. GetListOfOrders
+	Status     int           `json:"status"`                    // the HTTP status answered
+	Fault      string        `json:"fault,omitempty"`           // name of an applied scripted fault
+	ReqHeader  http.Header   `json:"requestHeaders,omitempty"`  // the request headers
+	ReqBody    []byte        `json:"requestBody,omitempty"`     // the request body (base64), capped
+	RespHeader http.Header   `json:"responseHeaders,omitempty"` // the answer's headers
+	RespBody   Body          `json:"responseBody,omitzero"`     // the answer's body, capped
+	RemoteAddr string        `json:"remoteAddr,omitempty"`      // the caller's address
 	// Received is when the sandbox began recording the call, on the wall
 	// clock with its monotonic reading; Received+Duration is when the
 	// answer was complete. The contract report orders calls by these
@@ -33,30 +33,30 @@ type Call struct {
 	// Bodies are capped by the recorder: the sizes are the full lengths,
 	// larger than the kept bytes when Truncated is set.
 	ReqBodySize  int64 `json:"requestBodySize,omitempty"`
-	RespBodySize int64 `json:"responseBodySize,omitempty"`
-	Truncated    bool  `json:"truncated,omitempty"`
+	RespBodySize int64 `json:"responseBodySize,omitempty"` // the answer body's full length
+	Truncated    bool  `json:"truncated,omitempty"`        // whether a body was cut to the cap
 }
 
 // Delivery is the TopicDelivery payload: one attempt to deliver a webhook
 // notification to a receiver.
 type Delivery struct {
-	ID        string        `json:"id"`        // delivery id (the same for every attempt of one notification)
-	Attempt   int           `json:"attempt"`   // 1 for the first try
-	Time      time.Time     `json:"time"`      // when the attempt started (sandbox clock)
-	Duration  time.Duration `json:"duration"`  // how long the receiver took
-	Eshop     int           `json:"eshop"`     // e-shop the event belongs to
-	Event     string        `json:"event"`     // e.g. order:create
-	Instance  string        `json:"instance"`  // eventInstance
-	URL       string        `json:"url"`       // receiver
-	Signature string        `json:"signature"` // the signature header value sent
-	Status    int           `json:"status"`    // receiver's HTTP status, 0 when no answer
-	Error     string        `json:"error"`     // transport error or timeout, "" when answered
-	Final     bool          `json:"final"`     // no further attempt will follow
-	Succeeded bool          `json:"succeeded"` // receiver answered 2xx
-	ReqBody   []byte        `json:"requestBody,omitempty"`
-	RespBody  []byte        `json:"responseBody,omitempty"`
-	NextTry   *time.Time    `json:"nextTry,omitempty"` // when the next attempt is due, if any
-	Fault     string        `json:"fault,omitempty"`   // name of a scripted fault applied to the attempt
+	ID        string        `json:"id"`                     // delivery id (the same for every attempt of one notification)
+	Attempt   int           `json:"attempt"`                // 1 for the first try
+	Time      time.Time     `json:"time"`                   // when the attempt started (sandbox clock)
+	Duration  time.Duration `json:"duration"`               // how long the receiver took
+	Eshop     int           `json:"eshop"`                  // e-shop the event belongs to
+	Event     string        `json:"event"`                  // e.g. order:create
+	Instance  string        `json:"instance"`               // eventInstance
+	URL       string        `json:"url"`                    // receiver
+	Signature string        `json:"signature"`              // the signature header value sent
+	Status    int           `json:"status"`                 // receiver's HTTP status, 0 when no answer
+	Error     string        `json:"error"`                  // transport error or timeout, "" when answered
+	Final     bool          `json:"final"`                  // no further attempt will follow
+	Succeeded bool          `json:"succeeded"`              // receiver answered 2xx
+	ReqBody   []byte        `json:"requestBody,omitempty"`  // the notification body sent (base64)
+	RespBody  []byte        `json:"responseBody,omitempty"` // what the receiver answered (base64), capped
+	NextTry   *time.Time    `json:"nextTry,omitempty"`      // when the next attempt is due, if any
+	Fault     string        `json:"fault,omitempty"`        // name of a scripted fault applied to the attempt
 }
 
 // JobChange is the TopicJob payload: an asynchronous job changed state.
@@ -79,8 +79,8 @@ type Fault struct {
 
 // ClockMove is the TopicClock payload.
 type ClockMove struct {
-	Now    time.Time     `json:"now"`
-	Offset time.Duration `json:"offset"`
+	Now    time.Time     `json:"now"`    // the sandbox clock after the move
+	Offset time.Duration `json:"offset"` // its distance from the wall clock, in nanoseconds
 }
 
 // Kinds of PaymentStep.

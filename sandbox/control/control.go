@@ -38,9 +38,9 @@ type Deps struct {
 func Routes(d Deps) []api.Route {
 	c := &controller{d}
 	return append([]api.Route{
-		{Operation: "sandbox.health", Method: http.MethodGet, Summary: "200 once the fixtures are seeded", Path: Prefix + "/health", Handler: c.health, Public: true, NoContentType: true},
-		{Operation: "sandbox.eshops", Method: http.MethodGet, Summary: "Each e-shop: address, private tokens and rights, add-on credentials and API tokens", Path: Prefix + "/eshops", Handler: c.eshops, Public: true, NoContentType: true},
-		{Operation: "sandbox.reset", Method: http.MethodPost, Summary: "Back to the fixtures: every write is undone, queued deliveries and jobs are dropped", Path: Prefix + "/reset", Handler: c.reset, Public: true, NoContentType: true},
+		{Operation: "sandbox.health", Method: http.MethodGet, Summary: "200 once the fixtures are seeded", Path: Prefix + "/health", Handler: c.health, Public: true, NoContentType: true, Answer: Health{}},
+		{Operation: "sandbox.eshops", Method: http.MethodGet, Summary: "Each e-shop: address, private tokens and rights, add-on credentials and API tokens", Path: Prefix + "/eshops", Handler: c.eshops, Public: true, NoContentType: true, Answer: map[string]any{"eshops": api.Doc([]EshopView{}, "Every e-shop with its addresses, tokens and add-ons.")}},
+		{Operation: "sandbox.reset", Method: http.MethodPost, Summary: "Back to the fixtures: every write is undone, queued deliveries and jobs are dropped", Path: Prefix + "/reset", Handler: c.reset, Public: true, NoContentType: true, Answer: map[string]any{"reset": api.Doc(true, "Always true: the sandbox is back to its fixtures.")}, Body: api.NoData{}},
 		{Operation: "sandbox.index", Method: http.MethodGet, Summary: "This index: every control route, the e-shops' tokens, the version, links (HTML for a browser, else JSON)", Path: Prefix + "/", Handler: c.index, Public: true, NoContentType: true},
 		{Operation: "sandbox.index.bare", Method: http.MethodGet, Summary: "The same index as GET /_sandbox/", Path: Prefix, Handler: c.index, Public: true, NoContentType: true},
 		openapi.ControlRoute(func() string { return d.Site.BaseURL }, d.Version, d.Routes),
@@ -51,9 +51,9 @@ type controller struct{ d Deps }
 
 // Health is the data of GET /_sandbox/health.
 type Health struct {
-	Status string `json:"status"`
-	Eshops int    `json:"eshops"`
-	Time   string `json:"time"`
+	Status string `json:"status"` // ok once the fixtures are seeded
+	Eshops int    `json:"eshops"` // how many e-shops the sandbox serves
+	Time   string `json:"time"`   // the sandbox clock
 }
 
 func (c *controller) health(r *api.Request) (any, error) {
@@ -75,36 +75,36 @@ func (c *controller) health(r *api.Request) (any, error) {
 // EshopView is one e-shop in GET /_sandbox/eshops: where it is and how to
 // call it.
 type EshopView struct {
-	ID            int            `json:"id"`
-	Name          string         `json:"name"`
-	EshopURL      string         `json:"eshopUrl"`
-	APIURL        string         `json:"apiUrl"`
-	Languages     []string       `json:"languages"`
-	Currencies    []string       `json:"currencies"`
-	Modules       []string       `json:"modules"` // active modules (PUT /_sandbox/eshops/{id}/modules switches them)
-	PrivateTokens []PrivateToken `json:"privateTokens"`
-	Addons        []AddonView    `json:"addons"`
+	ID            int            `json:"id"`            // the e-shop's id
+	Name          string         `json:"name"`          // its name
+	EshopURL      string         `json:"eshopUrl"`      // its own address ({eshop_url}, where its OAuth server is)
+	APIURL        string         `json:"apiUrl"`        // the API's base address
+	Languages     []string       `json:"languages"`     // its languages
+	Currencies    []string       `json:"currencies"`    // its currencies
+	Modules       []string       `json:"modules"`       // active modules (PUT /_sandbox/eshops/{id}/modules switches them)
+	PrivateTokens []PrivateToken `json:"privateTokens"` // its private tokens
+	Addons        []AddonView    `json:"addons"`        // its add-ons with their credentials and API tokens
 }
 
 // PrivateToken is a private token and its rights.
 type PrivateToken struct {
-	Name   string            `json:"name"`
-	Token  string            `json:"token"`
-	Rights map[string]string `json:"rights"` // group -> read|write|both; every group when the token has all
-	All    bool              `json:"allGroups"`
+	Name   string            `json:"name"`      // the token's name
+	Token  string            `json:"token"`     // the value for the private-token header
+	Rights map[string]string `json:"rights"`    // group -> read|write|both; every group when the token has all
+	All    bool              `json:"allGroups"` // whether the token has every right
 }
 
 // AddonView is an add-on's credentials and API tokens.
 type AddonView struct {
 	auth.Addon
-	APITokens []APIToken `json:"apiTokens"`
+	APITokens []APIToken `json:"apiTokens"` // the add-on's API tokens, valid or expired
 }
 
 // APIToken is an add-on API token with its expiry.
 type APIToken struct {
-	Token     string `json:"token"`
-	ExpiresAt string `json:"expiresAt"`
-	Expired   bool   `json:"expired"`
+	Token     string `json:"token"`     // the value for the access-token header
+	ExpiresAt string `json:"expiresAt"` // when it expires (sandbox clock)
+	Expired   bool   `json:"expired"`   // whether it has expired
 }
 
 func (c *controller) eshops(r *api.Request) (any, error) {

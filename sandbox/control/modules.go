@@ -21,20 +21,20 @@ const modulesPath = Prefix + "/eshops/{eshopId:[0-9]+}/modules"
 // language parameter selects a translation.
 func (c *controller) moduleRoutes() []api.Route {
 	return []api.Route{
-		{Operation: "sandbox.modules", Method: http.MethodGet, Path: modulesPath, Handler: c.modules, Public: true, NoContentType: true,
+		{Operation: "sandbox.modules", Method: http.MethodGet, Path: modulesPath, Handler: c.modules, Public: true, NoContentType: true, Answer: ModulesView{},
 			Summary: "An e-shop's active modules and the endpoints each module it lacks would open"},
-		{Operation: "sandbox.modules.put", Method: http.MethodPut, Path: modulesPath, Handler: c.putModules, Public: true, NoContentType: true,
+		{Operation: "sandbox.modules.put", Method: http.MethodPut, Path: modulesPath, Handler: c.putModules, Public: true, NoContentType: true, Answer: ModulesView{},
 			Summary: `Replace an e-shop's active modules: {"modules":["pricelists","multipleStocks"]}`, BodySchema: modulesBodySchema()},
-		{Operation: "sandbox.module.put", Method: http.MethodPut, Path: modulesPath + "/{module}", Handler: c.switchModule(true), Public: true, NoContentType: true,
+		{Operation: "sandbox.module.put", Method: http.MethodPut, Path: modulesPath + "/{module}", Handler: c.switchModule(true), Public: true, NoContentType: true, Answer: ModulesView{}, Body: api.NoData{},
 			Summary: "Switch one module on for an e-shop (no body)"},
-		{Operation: "sandbox.module.delete", Method: http.MethodDelete, Path: modulesPath + "/{module}", Handler: c.switchModule(false), Public: true, NoContentType: true,
+		{Operation: "sandbox.module.delete", Method: http.MethodDelete, Path: modulesPath + "/{module}", Handler: c.switchModule(false), Public: true, NoContentType: true, Answer: ModulesView{},
 			Summary: "Switch one module off for an e-shop"},
 	}
 }
 
 // ModulesView is the data of the module routes.
 type ModulesView struct {
-	EshopID int `json:"eshopId"`
+	EshopID int `json:"eshopId"` // the e-shop
 	// ActiveModules are as GET /api/eshop lists them.
 	ActiveModules []eshop.ActiveModule `json:"activeModules"`
 	// Required are the modules some endpoint needs, whether the e-shop has
@@ -44,10 +44,10 @@ type ModulesView struct {
 
 // RequiredModule is a module some endpoints need.
 type RequiredModule struct {
-	Module     string   `json:"module"`
-	Title      string   `json:"title"`
-	Active     bool     `json:"active"`
-	Operations []string `json:"operations"`
+	Module     string   `json:"module"`     // the module's name
+	Title      string   `json:"title"`      // its title
+	Active     bool     `json:"active"`     // whether the e-shop has it
+	Operations []string `json:"operations"` // the operations that need it
 }
 
 func (c *controller) modules(r *api.Request) (any, error) {

@@ -44,8 +44,8 @@ const MaxModules = 100
 
 // ActiveModule is one entry of GET /api/eshop activeModules.
 type ActiveModule struct {
-	Name  string `json:"name"`
-	Title string `json:"title"`
+	Name  string `json:"name"`  // the module's name, e.g. pricelists
+	Title string `json:"title"` // its title
 }
 
 var moduleName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]{0,63}$`)

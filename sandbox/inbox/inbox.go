@@ -39,11 +39,11 @@ const (
 
 // Entry is one delivery that arrived.
 type Entry struct {
-	ID             int             `json:"id"`   // 1, 2, ... per inbox
-	Time           string          `json:"time"` // sandbox clock
-	EshopID        int             `json:"eshopId"`
-	Event          string          `json:"event"`
-	EventInstance  any             `json:"eventInstance"`
+	ID             int             `json:"id"`             // 1, 2, ... per inbox
+	Time           string          `json:"time"`           // sandbox clock
+	EshopID        int             `json:"eshopId"`        // the payload's eshopId
+	Event          string          `json:"event"`          // the payload's event
+	EventInstance  any             `json:"eventInstance"`  // the payload's eventInstance
 	Signature      string          `json:"signature"`      // the signature header as received ("" when none)
 	SignatureValid bool            `json:"signatureValid"` // true only for SignatureValid
 	SignatureCheck string          `json:"signatureCheck"` // valid, invalid, missing or unsigned
@@ -72,11 +72,11 @@ type box struct {
 
 // View is the data of GET /_sandbox/inbox/<name>.
 type View struct {
-	Name     string  `json:"name"`
-	URL      string  `json:"url"` // what to register as the webhook URL
-	Count    int     `json:"count"`
-	Dropped  int     `json:"dropped"`
-	Entries  []Entry `json:"entries"`
+	Name     string  `json:"name"`               // the inbox's name
+	URL      string  `json:"url"`                // what to register as the webhook URL
+	Count    int     `json:"count"`              // entries held
+	Dropped  int     `json:"dropped"`            // older entries dropped to keep the newest
+	Entries  []Entry `json:"entries"`            // what the inbox received, oldest first
 	TimedOut bool    `json:"timedOut,omitempty"` // ?wait= ended before count entries arrived
 }
 
@@ -204,8 +204,8 @@ func (b *Inbox) List(ctx context.Context, name string, count int, wait time.Dura
 
 // Summary is one inbox in GET /_sandbox/inbox.
 type Summary struct {
-	Name  string `json:"name"`
-	Count int    `json:"count"`
+	Name  string `json:"name"`  // the inbox's name
+	Count int    `json:"count"` // entries it holds
 }
 
 // Names lists the inboxes that received something, by name.

@@ -19,15 +19,24 @@ const namedPath = PathPrefix + "{name}"
 // Routes are the inbox's control routes.
 func (b *Inbox) Routes() []api.Route {
 	return []api.Route{
-		{Operation: "sandbox.inbox.list", Method: http.MethodGet, Path: strings.TrimSuffix(PathPrefix, "/"), Handler: b.names,
+		{Operation: "sandbox.inbox.list", Method: http.MethodGet, Path: strings.TrimSuffix(PathPrefix, "/"), Handler: b.names, Answer: map[string]any{"inboxes": api.Doc([]Summary{}, "The inboxes that received something.")},
 			Summary: "The webhook inboxes that received something, with their counts"},
-		{Operation: "sandbox.inbox.get", Method: http.MethodGet, Path: namedPath, Handler: b.get,
+		{Operation: "sandbox.inbox.get", Method: http.MethodGet, Path: namedPath, Handler: b.get, Answer: View{},
 			Summary: "What a webhook inbox received: event, body, signature check, time (?wait=5s&count=N waits for N)"},
-		{Operation: "sandbox.inbox.receive", Method: http.MethodPost, Path: namedPath, Handler: b.receive,
+		{Operation: "sandbox.inbox.receive", Method: http.MethodPost, Path: namedPath, Handler: b.receive, Answer: Entry{}, Body: WebhookBody{},
 			Summary: "A webhook receiver inside the sandbox: register {base_url}/_sandbox/inbox/<name> as a webhook URL"},
-		{Operation: "sandbox.inbox.clear", Method: http.MethodDelete, Path: namedPath, Handler: b.clear,
+		{Operation: "sandbox.inbox.clear", Method: http.MethodDelete, Path: namedPath, Handler: b.clear, Answer: map[string]any{"name": api.Doc("", "The inbox emptied."), "cleared": api.Doc(0, "How many entries it held.")},
 			Summary: "Empty a webhook inbox"},
 	}
+}
+
+// WebhookBody is what a webhook delivery posts to an inbox: the service's
+// notification payload.
+type WebhookBody struct {
+	EshopID       int    `json:"eshopId" doc:"The e-shop the event happened in."`
+	Event         string `json:"event" doc:"The event, e.g. order:create."`
+	EventCreated  string `json:"eventCreated" doc:"When it happened (ISO 8601)."`
+	EventInstance string `json:"eventInstance" doc:"The changed entity's identifier."`
 }
 
 func (b *Inbox) name(r *api.Request) (string, error) {

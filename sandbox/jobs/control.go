@@ -19,9 +19,9 @@ const ControlPath = "/_sandbox/jobs"
 // ControlRoutes are the control-plane routes of jobs.
 func (s *Service) ControlRoutes() []api.Route {
 	return []api.Route{
-		{Operation: "sandbox.jobs", Method: http.MethodGet, Path: ControlPath, Handler: s.controlList,
+		{Operation: "sandbox.jobs", Method: http.MethodGet, Path: ControlPath, Handler: s.controlList, Answer: map[string]any{"jobs": api.Doc([]ControlItem{}, "The jobs, oldest first.")},
 			Summary: "Every e-shop's asynchronous jobs, oldest first: state, next transition on the sandbox clock, result, log, armed fault (filters: eshop, status)"},
-		{Operation: "sandbox.jobs.fail-next", Method: http.MethodPost, Path: ControlPath + "/fail-next", Handler: s.failNext},
+		{Operation: "sandbox.jobs.fail-next", Method: http.MethodPost, Path: ControlPath + "/fail-next", Handler: s.failNext, Answer: map[string]any{"armed": api.Doc(Fault{}, "The fault armed for the next job.")}, Body: FailNextBody{}},
 	}
 }
 
@@ -29,8 +29,8 @@ func (s *Service) ControlRoutes() []api.Route {
 // record plus what only the sandbox knows, so the terminal UI and a
 // person with curl can follow every e-shop's jobs without a token.
 type ControlItem struct {
-	EshopID   int    `json:"eshopId"`
-	Operation string `json:"operation"`
+	EshopID   int    `json:"eshopId"`   // the e-shop the job belongs to
+	Operation string `json:"operation"` // the operation that started it
 	View
 	// NextDue is when the job's next transition is due (sandbox clock);
 	// null once it is settled.
@@ -102,6 +102,13 @@ func (s *Service) controlList(r *api.Request) (any, error) {
 // complete, with job:finished; {"mode": "stall"} makes it hang until the
 // automatic failure 3 hours after creation, without job:finished. "log"
 // sets the job's log. An empty body is {"mode": "fail"}.
+// FailNextBody is the body of POST /_sandbox/jobs/fail-next (optional).
+type FailNextBody struct {
+	Mode  string `json:"mode,omitempty" enum:"fail|stall" doc:"fail (default): the next job fails when it would complete, with job:finished; stall: it hangs until the automatic failure 3 hours after creation."`
+	Log   string `json:"log,omitempty" doc:"The failed job's log."`
+	Eshop int    `json:"eshop,omitempty" doc:"Only the next job of this e-shop; any e-shop's when absent."`
+}
+
 func (s *Service) failNext(r *api.Request) (any, error) {
 	f := Fault{Mode: FaultFail}
 	if len(bytes.TrimSpace(r.RawBody())) > 0 {

@@ -92,16 +92,16 @@ func (j *Job) NextDue() time.Time {
 
 // View is the reference's job record.
 type View struct {
-	JobID          string  `json:"jobId"`
-	Endpoint       string  `json:"endpoint"`
-	CreationTime   *string `json:"creationTime"`
-	CompletionTime *string `json:"completionTime"`
-	Duration       *string `json:"duration"`
-	Status         string  `json:"status"`
-	ResultURL      *string `json:"resultUrl"`
-	ValidUntil     *string `json:"validUntil"`
-	Log            *string `json:"log"`
-	Language       *string `json:"language"`
+	JobID          string  `json:"jobId"`          // the job's id
+	Endpoint       string  `json:"endpoint"`       // the endpoint that started it
+	CreationTime   *string `json:"creationTime"`   // when it was created
+	CompletionTime *string `json:"completionTime"` // when it settled; null before
+	Duration       *string `json:"duration"`       // how long it ran; null before it settled
+	Status         string  `json:"status"`         // pending, running, completed, failed or killed
+	ResultURL      *string `json:"resultUrl"`      // where its result file is, once completed
+	ValidUntil     *string `json:"validUntil"`     // until when the result can be downloaded
+	Log            *string `json:"log"`            // its log
+	Language       *string `json:"language"`       // the language it was started with
 }
 
 // ListItem is a job in the job list (the reference's shorter shape).

@@ -12,22 +12,46 @@ import (
 // /_sandbox/limits, POST /_sandbox/maintenance, POST /_sandbox/deprecations.
 func (l *Limiter) Routes() []api.Route {
 	return []api.Route{
-		{Operation: "sandbox.limits.get", Method: http.MethodGet, Summary: "The limits in force: connections per token and IP, rate bucket, write lock", Path: "/_sandbox/limits", Handler: l.getLimits},
-		{Operation: "sandbox.limits.set", Method: http.MethodPatch, Summary: "Change limits, e.g. {\"perToken\":5,\"bucketCapacity\":20,\"bucketLeak\":\"1s\"}", Path: "/_sandbox/limits", Handler: l.setLimits},
-		{Operation: "sandbox.maintenance", Method: http.MethodPost, Summary: "Start or end maintenance (503), e.g. {\"on\":true,\"for\":\"10m\"}", Path: "/_sandbox/maintenance", Handler: l.setMaintenance},
-		{Operation: "sandbox.maintenance.get", Method: http.MethodGet, Summary: "Whether maintenance is on, until when, and its message", Path: "/_sandbox/maintenance", Handler: l.getMaintenance},
-		{Operation: "sandbox.deprecations", Method: http.MethodPost, Summary: "Mark an operation deprecated with a sunset date (deprecation headers)", Path: "/_sandbox/deprecations", Handler: l.setDeprecation},
+		{Operation: "sandbox.limits.get", Method: http.MethodGet, Summary: "The limits in force: connections per token and IP, rate bucket, write lock", Path: "/_sandbox/limits", Handler: l.getLimits, Answer: LimitsView{}},
+		{Operation: "sandbox.limits.set", Method: http.MethodPatch, Summary: "Change limits, e.g. {\"perToken\":5,\"bucketCapacity\":20,\"bucketLeak\":\"1s\"}", Path: "/_sandbox/limits", Handler: l.setLimits, Answer: LimitsView{}, Body: LimitsBody{}},
+		{Operation: "sandbox.maintenance", Method: http.MethodPost, Summary: "Start or end maintenance (503), e.g. {\"on\":true,\"for\":\"10m\"}", Path: "/_sandbox/maintenance", Handler: l.setMaintenance, Answer: map[string]any{"on": api.Doc(false, "Whether maintenance is on; when on, until and message say more.")}, Body: MaintenanceBody{}},
+		{Operation: "sandbox.maintenance.get", Method: http.MethodGet, Summary: "Whether maintenance is on, until when, and its message", Path: "/_sandbox/maintenance", Handler: l.getMaintenance, Answer: map[string]any{"on": api.Doc(false, "Whether maintenance is on; when on, until and message say more.")}},
+		{Operation: "sandbox.deprecations", Method: http.MethodPost, Summary: "Mark an operation deprecated with a sunset date (deprecation headers)", Path: "/_sandbox/deprecations", Handler: l.setDeprecation, Answer: map[string]any{"operation": api.Doc("", "The operation marked."), "deprecated": api.Doc(false, "Whether it is now deprecated (false: the mark was removed).")}, Body: DeprecationBody{}},
 	}
+}
+
+// LimitsBody is the body of PATCH /_sandbox/limits; absent fields keep
+// their value.
+type LimitsBody struct {
+	Off              *bool   `json:"off,omitempty" doc:"Switch every limit off (true) or back on."`
+	PerIP            *int    `json:"perIp,omitempty" doc:"Concurrent calls allowed per client IP."`
+	PerToken         *int    `json:"perToken,omitempty" doc:"Concurrent calls allowed per token."`
+	BucketCapacity   *int    `json:"bucketCapacity,omitempty" doc:"The rate bucket's capacity (calls)."`
+	BucketLeak       *string `json:"bucketLeak,omitempty" doc:"How often the bucket drains one call, a duration such as 1s."`
+	WriteLockTimeout *string `json:"writeLockTimeout,omitempty" doc:"How long a write lock (423) is held, a duration."`
+}
+
+// MaintenanceBody is the body of POST /_sandbox/maintenance.
+type MaintenanceBody struct {
+	On      bool   `json:"on" doc:"Start (true) or end (false) maintenance: every API call answers 503."`
+	Message string `json:"message,omitempty" doc:"The message of the 503 answers."`
+	For     string `json:"for,omitempty" doc:"How long maintenance lasts, a duration such as 10m; until ended when absent."`
+}
+
+// DeprecationBody is the body of POST /_sandbox/deprecations.
+type DeprecationBody struct {
+	Operation string `json:"operation" doc:"The operation to mark, e.g. GetListOfOrders."`
+	Sunset    string `json:"sunset,omitempty" doc:"The sunset date-time; absent or empty removes the mark."`
 }
 
 // LimitsView is the JSON form of the limits, durations as Go strings.
 type LimitsView struct {
-	Off              bool   `json:"off"`
-	PerIP            int    `json:"perIp"`
-	PerToken         int    `json:"perToken"`
-	BucketCapacity   int    `json:"bucketCapacity"`
-	BucketLeak       string `json:"bucketLeak"`
-	WriteLockTimeout string `json:"writeLockTimeout"`
+	Off              bool   `json:"off"`              // every limit switched off
+	PerIP            int    `json:"perIp"`            // concurrent calls allowed per client IP
+	PerToken         int    `json:"perToken"`         // concurrent calls allowed per token
+	BucketCapacity   int    `json:"bucketCapacity"`   // the rate bucket's capacity, in calls
+	BucketLeak       string `json:"bucketLeak"`       // how often the bucket drains one call, a Go duration
+	WriteLockTimeout string `json:"writeLockTimeout"` // how long a write lock (423) is held, a Go duration
 }
 
 func viewOf(c sandbox.Limits) LimitsView {

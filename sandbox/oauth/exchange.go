@@ -37,17 +37,17 @@ const (
 
 // Exchange is one code exchange attempt as observers hear of it.
 type Exchange struct {
-	Time        string `json:"time"`                // sandbox clock, the service's date-time format
-	URL         string `json:"url"`                 // the address the add-on posted to
-	EshopID     int    `json:"eshopId,omitempty"`   // e-shop of the code (0 when the code is unknown)
-	InstallID   string `json:"installId,omitempty"` // install that sent the code
-	Addon       string `json:"addon,omitempty"`
-	ClientID    string `json:"clientId,omitempty"` // as sent
-	Status      int    `json:"status"`             // HTTP status of the answer
-	Accepted    bool   `json:"accepted"`
-	Error       string `json:"error,omitempty"`  // OAuth error value
-	Reason      string `json:"reason,omitempty"` // Reason* constant
-	Description string `json:"description,omitempty"`
+	Time        string `json:"time"`                  // sandbox clock, the service's date-time format
+	URL         string `json:"url"`                   // the address the add-on posted to
+	EshopID     int    `json:"eshopId,omitempty"`     // e-shop of the code (0 when the code is unknown)
+	InstallID   string `json:"installId,omitempty"`   // install that sent the code
+	Addon       string `json:"addon,omitempty"`       // the add-on whose client id was sent
+	ClientID    string `json:"clientId,omitempty"`    // as sent
+	Status      int    `json:"status"`                // HTTP status of the answer
+	Accepted    bool   `json:"accepted"`              // whether the OAuth server gave a token
+	Error       string `json:"error,omitempty"`       // OAuth error value
+	Reason      string `json:"reason,omitempty"`      // Reason* constant
+	Description string `json:"description,omitempty"` // the OAuth error_description
 }
 
 // tokenRequest holds the reference's code-exchange fields.

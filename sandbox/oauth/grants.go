@@ -120,8 +120,8 @@ func expiry(t auth.Token) time.Time {
 
 // Revoked counts what RevokeAddon took away.
 type Revoked struct {
-	APITokens   int `json:"apiTokens"`
-	OAuthTokens int `json:"oauthTokens"`
+	APITokens   int `json:"apiTokens"`   // API tokens revoked
+	OAuthTokens int `json:"oauthTokens"` // OAuth tokens revoked
 }
 
 // RevokeAddon ends an add-on's access to an e-shop: every API token

@@ -26,16 +26,16 @@ const (
 type Settings struct {
 	APITokenLifetime        string `json:"apiTokenLifetime"`        // Go duration, e.g. "30m0s"
 	APITokenLifetimeSeconds int64  `json:"apiTokenLifetimeSeconds"` // what getAccessToken answers in expires_in
-	CodeValidity            string `json:"codeValidity"`
-	CodeLength              int    `json:"codeLength"`
-	MaxAPITokens            int    `json:"maxApiTokens"`
+	CodeValidity            string `json:"codeValidity"`            // how long an install code can be exchanged, a Go duration
+	CodeLength              int    `json:"codeLength"`              // the install code's length in characters
+	MaxAPITokens            int    `json:"maxApiTokens"`            // how many valid API tokens an add-on may hold at once per e-shop
 }
 
 // ControlRoutes are the OAuth settings routes under /_sandbox/.
 func (s *Server) ControlRoutes() []api.Route {
 	return []api.Route{
-		{Operation: "sandbox.oauth.get", Method: http.MethodGet, Summary: "OAuth server facts: code validity and length, API token lifetime, tokens per add-on", Path: "/_sandbox/oauth", Handler: s.getSettings},
-		{Operation: "sandbox.oauth.put", Method: http.MethodPut, Summary: "Change the OAuth facts, e.g. {\"apiTokenLifetime\":\"10m\"}", Path: "/_sandbox/oauth", Handler: s.putSettings},
+		{Operation: "sandbox.oauth.get", Method: http.MethodGet, Summary: "OAuth server facts: code validity and length, API token lifetime, tokens per add-on", Path: "/_sandbox/oauth", Handler: s.getSettings, Answer: Settings{}},
+		{Operation: "sandbox.oauth.put", Method: http.MethodPut, Summary: "Change the OAuth facts, e.g. {\"apiTokenLifetime\":\"10m\"}", Path: "/_sandbox/oauth", Handler: s.putSettings, Answer: Settings{}, Body: SettingsBody{}},
 	}
 }
 
@@ -65,6 +65,11 @@ func (s *Server) settings() Settings {
 func (s *Server) getSettings(*api.Request) (any, error) { return s.settings(), nil }
 
 // putSettings takes {"apiTokenLifetime": "10m"} or a number of seconds.
+// SettingsBody is the body of PUT /_sandbox/oauth.
+type SettingsBody struct {
+	APITokenLifetime any `json:"apiTokenLifetime" doc:"The API token lifetime: a duration such as 30m, or a whole number of seconds."`
+}
+
 func (s *Server) putSettings(r *api.Request) (any, error) {
 	m, err := r.Body()
 	if err != nil {

@@ -119,6 +119,13 @@ func controlOperation(rt api.Route) map[string]any {
 		"tags":        []any{controlTag},
 	}
 	responses := map[string]any{"200": ref("responses", "Ok"), "4XX": ref("responses", "Refused")}
+	if rt.Answer != nil {
+		delete(responses, "200")
+		responses["2XX"] = map[string]any{
+			"description": "The envelope; data holds the answer (200, or 201 when the call created what it answers, 202 for an accepted replay).",
+			"content":     map[string]any{"application/json": map[string]any{"schema": answerEnvelope(AnswerSchema(rt.Answer))}},
+		}
+	}
 	if params := rt.PathParams(); len(params) > 0 {
 		var list []any
 		for _, p := range params {
@@ -131,10 +138,16 @@ func controlOperation(rt api.Route) map[string]any {
 		op["parameters"] = list
 		responses["404"] = ref("responses", "NotFound")
 	}
+	_, noBody := rt.Body.(api.NoData)
 	switch {
+	case noBody:
+		// takes no body: none documented
 	case rt.BodySchema != nil:
 		op["requestBody"] = map[string]any{"required": true, "description": "A JSON object; its fields are described in the schema.",
 			"content": map[string]any{"application/json": map[string]any{"schema": rt.BodySchema}}}
+	case rt.Body != nil:
+		op["requestBody"] = map[string]any{"required": true, "description": "A JSON object; its fields are described in the schema.",
+			"content": map[string]any{"application/json": map[string]any{"schema": AnswerSchema(rt.Body)}}}
 	case rt.Method == http.MethodPost || rt.Method == http.MethodPut || rt.Method == http.MethodPatch:
 		op["requestBody"] = map[string]any{"required": false, "description": "A JSON object; see the summary for its fields.",
 			"content": map[string]any{"application/json": map[string]any{"schema": map[string]any{"type": "object"}}}}
@@ -151,10 +164,10 @@ func ref(kind, name string) map[string]any {
 // data and a list of errors.
 func controlEnvelope(isError bool) map[string]any {
 	data := map[string]any{"description": "The answer; its shape depends on the route."}
-	errs := map[string]any{"type": []any{"array", "null"}, "items": errorItem()}
+	errs := map[string]any{"type": []any{"array", "null"}, "items": errorItem(), "description": "Warnings beside the answer; null when none."}
 	if isError {
-		data = map[string]any{"type": "null"}
-		errs = map[string]any{"type": "array", "items": errorItem()}
+		data = map[string]any{"type": "null", "description": "Null: the call was refused."}
+		errs = map[string]any{"type": "array", "items": errorItem(), "description": "Why the call was refused, the first error first."}
 	}
 	return map[string]any{
 		"type":       "object",
@@ -163,21 +176,37 @@ func controlEnvelope(isError bool) map[string]any {
 	}
 }
 
+// answerEnvelope is the envelope of a typed answer: data is the answer,
+// errors null or warnings.
+func answerEnvelope(data map[string]any) map[string]any {
+	if data["description"] == nil {
+		data["description"] = "The answer."
+	}
+	return map[string]any{
+		"type":     "object",
+		"required": []any{"data", "errors", "metadata"},
+		"properties": map[string]any{"data": data, "errors": map[string]any{"type": []any{"array", "null"}, "items": errorItem(),
+			"description": "Warnings beside the answer; null when none."},
+			"metadata": metadata()},
+	}
+}
+
 func errorItem() map[string]any {
 	return map[string]any{
 		"type":     "object",
 		"required": []any{"errorCode", "message", "instance"},
 		"properties": map[string]any{
-			"errorCode": map[string]any{"type": "string"},
-			"message":   map[string]any{"type": "string"},
-			"instance":  map[string]any{"type": "string"},
+			"errorCode": map[string]any{"type": "string", "description": "The error's code, e.g. not-found or invalid-parameter."},
+			"message":   map[string]any{"type": "string", "description": "What is wrong and how to put it right, in a sentence or two."},
+			"instance":  map[string]any{"type": "string", "description": "What the error is about: a field, a parameter or an identifier."},
 		},
 	}
 }
 
 func metadata() map[string]any {
 	return map[string]any{
-		"type":       "object",
-		"properties": map[string]any{"requestId": map[string]any{"type": "string"}},
+		"type":        "object",
+		"description": "About the call.",
+		"properties":  map[string]any{"requestId": map[string]any{"type": "string", "description": "The call's request id, as in the traffic history and the logs."}},
 	}
 }

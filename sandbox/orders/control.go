@@ -17,10 +17,10 @@ import (
 // outbox and the order-status list editor.
 func (s *Service) ControlRoutes() []api.Route {
 	return []api.Route{
-		{Operation: "sandbox.outbox", Method: http.MethodGet, Summary: "E-mails the sandbox sent (order confirmations, status changes)", Path: "/_sandbox/outbox", Handler: s.outbox},
-		{Operation: "sandbox.outbox.clear", Method: http.MethodDelete, Summary: "Empty the e-mail outbox", Path: "/_sandbox/outbox", Handler: s.clearOutbox},
-		{Operation: "sandbox.orderStatuses.put", Method: http.MethodPut, Summary: "Create or change a custom order status (orderStatusesList:change)", Path: "/_sandbox/eshops/{eshopId:[0-9]+}/order-statuses/{statusId:-?[0-9]+}", Handler: s.putStatus},
-		{Operation: "sandbox.orderStatuses.delete", Method: http.MethodDelete, Summary: "Delete a custom order status (orderStatusesList:change)", Path: "/_sandbox/eshops/{eshopId:[0-9]+}/order-statuses/{statusId:-?[0-9]+}", Handler: s.deleteStatus},
+		{Operation: "sandbox.outbox", Method: http.MethodGet, Summary: "E-mails the sandbox sent (order confirmations, status changes)", Path: "/_sandbox/outbox", Handler: s.outbox, Answer: map[string]any{"emails": api.Doc([]map[string]any{}, "The e-mails sent, oldest first, each as the service would have sent it.")}},
+		{Operation: "sandbox.outbox.clear", Method: http.MethodDelete, Summary: "Empty the e-mail outbox", Path: "/_sandbox/outbox", Handler: s.clearOutbox, Answer: api.NoData{}},
+		{Operation: "sandbox.orderStatuses.put", Method: http.MethodPut, Summary: "Create or change a custom order status (orderStatusesList:change)", Path: "/_sandbox/eshops/{eshopId:[0-9]+}/order-statuses/{statusId:-?[0-9]+}", Handler: s.putStatus, Answer: map[string]any{}, Body: StatusBody{}},
+		{Operation: "sandbox.orderStatuses.delete", Method: http.MethodDelete, Summary: "Delete a custom order status (orderStatusesList:change)", Path: "/_sandbox/eshops/{eshopId:[0-9]+}/order-statuses/{statusId:-?[0-9]+}", Handler: s.deleteStatus, Answer: api.NoData{}},
 	}
 }
 
@@ -123,6 +123,20 @@ func (s *Service) putStatus(r *api.Request) (any, error) {
 		return append(list, defaults), nil
 	})
 	return out, err
+}
+
+// StatusBody is the body of PUT .../order-statuses/{statusId} (also
+// accepted inside "data"): the status's fields as the reference's order
+// status list has them; a new status takes defaults for the absent ones.
+type StatusBody struct {
+	Name               string          `json:"name" doc:"The status's name."`
+	Color              string          `json:"color,omitempty" doc:"Its text colour, e.g. #000000."`
+	BackgroundColor    string          `json:"backgroundColor,omitempty" doc:"Its background colour, e.g. #FFFFFF."`
+	ChangeOrderItems   *bool           `json:"changeOrderItems,omitempty" doc:"Whether orders in this status may have their items changed."`
+	MarkAsPaid         *bool           `json:"markAsPaid,omitempty" doc:"Whether an order set to this status is marked paid."`
+	StockClaimResolved *bool           `json:"stockClaimResolved,omitempty" doc:"Whether the status resolves the order's stock claim."`
+	Order              *int            `json:"order,omitempty" doc:"Its position in the list."`
+	Documents          map[string]bool `json:"documents,omitempty" doc:"Which documents the status generates: generateInvoice, generateDeliveryNote, generateProformaInvoice, generateProofPayment."`
 }
 
 // deleteStatus serves DELETE /_sandbox/eshops/{id}/order-statuses/{statusId}:

@@ -19,16 +19,18 @@ import (
 func (s *Service) ControlRoutes() []api.Route {
 	const shop = "/_sandbox/eshops/{eshopId:[0-9]+}"
 	return []api.Route{
-		{Operation: "sandbox.paymentMethods.activate", Method: http.MethodPost, Summary: "Activate a payment method an add-on created (the e-shop operator's step)", Path: shop + "/payment-methods/{guid}/activate", Handler: s.activate},
-		{Operation: "sandbox.paymentGateways.list", Method: http.MethodGet, Summary: "The e-shop's payment gateway addresses per add-on", Path: shop + "/payment-gateways", Handler: s.gateways},
-		{Operation: "sandbox.paymentGateways.put", Method: http.MethodPut, Summary: "Set an add-on's payment gateway address", Path: shop + "/payment-gateways/{addon}", Handler: s.putGateway},
+		{Operation: "sandbox.paymentMethods.activate", Method: http.MethodPost, Summary: "Activate a payment method an add-on created (the e-shop operator's step)", Path: shop + "/payment-methods/{guid}/activate", Handler: s.activate, Body: api.NoData{}, Answer: map[string]any{"guid": api.Doc("", "The payment method activated."), "active": api.Doc(true, "Always true."),
+			"visible": api.Doc(true, "Always true: customers see it."), "online": api.Doc(false, "Whether it is an online payment (paid through the add-on's gateway)."),
+			"addon": api.Doc(nil, "The add-on that created it.")}},
+		{Operation: "sandbox.paymentGateways.list", Method: http.MethodGet, Summary: "The e-shop's payment gateway addresses per add-on", Path: shop + "/payment-gateways", Handler: s.gateways, Answer: map[string]any{"paymentGateways": api.Doc([]GatewayView{}, "The gateway address of every add-on that has one, by add-on name.")}},
+		{Operation: "sandbox.paymentGateways.put", Method: http.MethodPut, Summary: "Set an add-on's payment gateway address", Path: shop + "/payment-gateways/{addon}", Handler: s.putGateway, Answer: GatewayView{}, Body: GatewayBody{}},
 	}
 }
 
 // GatewayView is one add-on's gateway record in the control plane.
 type GatewayView struct {
-	Addon string `json:"addon"`
-	URL   string `json:"url"`
+	Addon string `json:"addon"` // the add-on
+	URL   string `json:"url"`   // its gateway address template
 }
 
 // gateways serves GET /_sandbox/eshops/{id}/payment-gateways: the gateway
@@ -54,6 +56,12 @@ func (s *Service) gateways(r *api.Request) (any, error) {
 // putGateway serves PUT /_sandbox/eshops/{id}/payment-gateways/{addon}
 // with {"url": "..."}: registers (or, with an empty url, removes) the
 // add-on's gateway address template.
+// GatewayBody is the body of PUT .../payment-gateways/{addon} (also
+// accepted inside "data").
+type GatewayBody struct {
+	URL string `json:"url" doc:"The gateway address template with #LANGUAGE#, #ESHOP_ID# or #ESHOP_URL# and #PAYMENT_CODE#; empty removes it."`
+}
+
 func (s *Service) putGateway(r *api.Request) (any, error) {
 	in, err := r.Body()
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/app"
+	"github.com/eshop-sandbox/sandbox/sandbox/controlclient"
 	"github.com/eshop-sandbox/sandbox/schemas"
 )
 
@@ -27,11 +28,27 @@ type Server struct {
 	App     *app.App
 	Headers sandbox.Headers
 	Client  *http.Client
-	t       testing.TB
+	// Control is the typed client of the sandbox's control plane, for
+	// what the helpers below do not cover.
+	Control *controlclient.Client
+
+	// The test's e-shop: the first of the fixtures (1001 with the
+	// default ones), its address ({eshop_url}) and a private token with
+	// every right, for calls made as the e-shop's owner.
+	EshopID      int
+	EshopURL     string
+	PrivateToken string
+
+	// WaitTimeout bounds the WaitFor helpers (DefaultWaitTimeout when 0).
+	WaitTimeout time.Duration
+
+	t   testing.TB
+	ctl *controlSchemas
 }
 
 // New starts a sandbox for the test. Zero Config fields take their
-// defaults, except two: Addr defaults to 127.0.0.1:0, and when Limits is
+// defaults (Seed 0: each sandbox draws its own random ids; set a Seed to
+// reproduce ids from run to run), except two: Addr defaults to 127.0.0.1:0, and when Limits is
 // nil the spec's limits apply but the rate bucket's capacity is raised to
 // a million, so a fast test suite (or one on a frozen clock, where the
 // bucket never drains) is not throttled by accident. Set Config.Limits to
@@ -46,9 +63,6 @@ func New(t testing.TB, cfg sandbox.Config) *Server {
 		l.BucketCapacity = 1_000_000
 		cfg.Limits = &l
 	}
-	if cfg.Seed == 0 {
-		cfg.Seed = 1
-	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if testing.Verbose() {
 		log = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -58,7 +72,9 @@ func New(t testing.TB, cfg sandbox.Config) *Server {
 		t.Fatalf("sandbox: %v", err)
 	}
 	a.Start()
-	s := &Server{URL: a.ListenURL(), App: a, Headers: sandbox.NewHeaders(a.Config.HeaderPrefix), Client: &http.Client{Timeout: 30 * time.Second}, t: t}
+	s := &Server{URL: a.ListenURL(), App: a, Headers: sandbox.NewHeaders(a.Config.HeaderPrefix), Client: &http.Client{Timeout: 30 * time.Second}, t: t, ctl: &controlSchemas{}}
+	s.Control = controlclient.New(s.URL, &http.Client{Transport: checkingTransport{s: s, next: http.DefaultTransport}})
+	s.Control.Unrecorded = true
 	t.Cleanup(func() {
 		// A connection the client dialled but never used (its transport
 		// dials while it waits for a busy one) counts as active to
@@ -70,6 +86,7 @@ func New(t testing.TB, cfg sandbox.Config) *Server {
 			t.Errorf("sandbox close: %v", err)
 		}
 	})
+	s.eshopFacts()
 	return s
 }
 
@@ -190,12 +207,37 @@ func (s *Server) Do(c Call) *Response {
 	return out
 }
 
+// checkControlSchema validates a successful control-plane answer against
+// the answer schema its operation declares in the control plane's
+// OpenAPI, so a handler and its documented answer cannot drift apart.
+func (s *Server) checkControlSchema(r *Response) {
+	s.t.Helper()
+	if r.Status < 200 || r.Status > 299 {
+		return
+	}
+	sch := s.controlSchema(r.Operation)
+	if sch == nil {
+		return
+	}
+	v, err := schemas.Decode(bytes.NewReader(r.Body))
+	if err != nil {
+		s.t.Fatalf("%s: answer is not JSON: %v", r.Operation, err)
+	}
+	if err := sch.Validate(v); err != nil {
+		s.t.Errorf("%s: the answer does not match its schema in %s: %v\n%s", r.Operation, "/_sandbox/openapi-control.json", err, truncate(r.Body, 2000))
+	}
+}
+
 // checkSchema validates every JSON answer of an API endpoint against the
 // endpoint's response schema, so drift between the sandbox and the
 // reference fails the test that saw it.
 func (s *Server) checkSchema(r *Response) {
 	s.t.Helper()
-	if r.Operation == "" || strings.HasPrefix(r.Operation, "sandbox.") {
+	if r.Operation == "" {
+		return
+	}
+	if strings.HasPrefix(r.Operation, "sandbox.") {
+		s.checkControlSchema(r)
 		return
 	}
 	sch := s.App.Schemas.Response(r.Operation)

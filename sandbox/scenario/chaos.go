@@ -119,11 +119,11 @@ func (c *Chaos) View() ChaosView {
 // refreshed its token or retried, and got through) and how many were not
 // (yet).
 type ChaosCoping struct {
-	Fault     string `json:"fault"`
-	Injected  int    `json:"injected"`
-	Recovered int    `json:"recovered"`
-	Open      int    `json:"open"`
-	Summary   string `json:"summary"`
+	Fault     string `json:"fault"`     // the chaos fault
+	Injected  int    `json:"injected"`  // how often it was injected
+	Recovered int    `json:"recovered"` // how often the add-on recovered: a later call of the same e-shop, method and operation succeeded
+	Open      int    `json:"open"`      // injections not recovered from yet
+	Summary   string `json:"summary"`   // how the add-on coped, in a sentence
 }
 
 // chaosKey is what a recovery must share with the faulted call: the

@@ -226,17 +226,17 @@ const (
 type FaultView struct {
 	// ID is a runtime fault's id, for DELETE /_sandbox/faults/{id}.
 	ID          string `json:"id,omitempty"`
-	Name        string `json:"name"`
-	Kind        string `json:"kind"`
-	Trigger     string `json:"trigger"`
-	Description string `json:"description,omitempty"`
-	Source      string `json:"source"`
-	Builtin     bool   `json:"builtin"`
+	Name        string `json:"name"`                  // the fault's name (its id when added without one)
+	Kind        string `json:"kind"`                  // its one action: respond, latency, close, expire-token, hold-lock, fill-bucket, a job or webhook fault, ...
+	Trigger     string `json:"trigger"`               // auto (acts on every matching call) or header (only on a call that names it in the fault header)
+	Description string `json:"description,omitempty"` // what the fault is for
+	Source      string `json:"source"`                // where it comes from: scenario, runtime (added while serving) or builtin
+	Builtin     bool   `json:"builtin"`               // one of the sandbox's own faults, picked per call by header
 	// Matched counts the calls (or deliveries) that met its conditions;
 	// Hits those it acted on (nth, times and probability pick among the
 	// matched ones).
-	Matched int `json:"matched"`
-	Hits    int `json:"hits"`
+	Matched int `json:"matched" doc:"How many calls (or deliveries) met the fault's conditions."`
+	Hits    int `json:"hits" doc:"How many of the matched calls the fault acted on (nth, times and probability pick among them)."`
 	// Fault is the fault as written (scenario and runtime faults).
 	Fault any `json:"fault,omitempty"`
 }

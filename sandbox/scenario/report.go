@@ -38,8 +38,8 @@ const (
 
 // Rule describes one rule of the report, with the spec's words.
 type Rule struct {
-	Name        string `json:"name"`
-	Description string `json:"description"`
+	Name        string `json:"name"`        // the rule's name, as findings name it
+	Description string `json:"description"` // what the rule asks, and where the spec says so
 }
 
 // Rules lists the report's rules in a stable order.
@@ -79,16 +79,16 @@ const RunnerAgent = "sandbox-scenario-runner/1"
 
 // Finding is one thing a client did against the spec's rules.
 type Finding struct {
-	Rule      string    `json:"rule"`
-	Message   string    `json:"message"`
-	Time      time.Time `json:"time"` // sandbox clock
-	RequestID string    `json:"requestId,omitempty"`
-	Eshop     int       `json:"eshop,omitempty"`
-	TokenKind string    `json:"tokenKind,omitempty"`
-	Token     string    `json:"token,omitempty"` // shortened
-	Method    string    `json:"method,omitempty"`
-	Path      string    `json:"path,omitempty"`
-	Operation string    `json:"operation,omitempty"`
+	Rule      string    `json:"rule"`                // the rule broken (see rules)
+	Message   string    `json:"message"`             // what happened, in a sentence
+	Time      time.Time `json:"time"`                // sandbox clock
+	RequestID string    `json:"requestId,omitempty"` // the call that broke it
+	Eshop     int       `json:"eshop,omitempty"`     // the e-shop called
+	TokenKind string    `json:"tokenKind,omitempty"` // private or addon
+	Token     string    `json:"token,omitempty"`     // shortened
+	Method    string    `json:"method,omitempty"`    // the call's method
+	Path      string    `json:"path,omitempty"`      // the call's path
+	Operation string    `json:"operation,omitempty"` // the call's operation, e.g. GetListOfOrders
 }
 
 // Report watches the traffic (bus.TopicCall) and the install reports and

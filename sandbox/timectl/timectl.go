@@ -38,8 +38,8 @@ type State struct {
 // Routes returns the control-plane routes.
 func (c *Controller) Routes() []api.Route {
 	return []api.Route{
-		{Operation: "sandbox.clock", Method: http.MethodGet, Summary: "The sandbox clock and its offset from the wall clock", Path: Path, Handler: c.get},
-		{Operation: "sandbox.clock.move", Method: http.MethodPost, Summary: "Move the clock: {\"advance\":\"3h\"} or {\"set\":\"2026-01-01T00:00:00Z\"}", Path: Path, Handler: c.move},
+		{Operation: "sandbox.clock", Method: http.MethodGet, Summary: "The sandbox clock and its offset from the wall clock", Path: Path, Handler: c.get, Answer: State{}},
+		{Operation: "sandbox.clock.move", Method: http.MethodPost, Summary: "Move the clock: {\"advance\":\"3h\"} or {\"set\":\"2026-01-01T00:00:00Z\"}", Path: Path, Handler: c.move, Answer: State{}, Body: MoveBody{}},
 	}
 }
 
@@ -49,6 +49,12 @@ func (c *Controller) state() State {
 }
 
 func (c *Controller) get(*api.Request) (any, error) { return c.state(), nil }
+
+// MoveBody is the body of POST /_sandbox/clock: exactly one field.
+type MoveBody struct {
+	Advance string `json:"advance,omitempty" doc:"Move the clock forward by a duration such as 90s, 3h or 7d."`
+	Set     string `json:"set,omitempty" doc:"Set the clock to a date-time such as 2026-01-01T00:00:00Z."`
+}
 
 func (c *Controller) move(r *api.Request) (any, error) {
 	body, err := r.Body()

@@ -32,10 +32,10 @@ type Event struct {
 	// Seq orders events; it grows by one per recorded event and is the
 	// stream's event id (so a reconnecting client resumes after it).
 	Seq      int64          `json:"seq"`
-	Type     string         `json:"type"`
-	Call     *bus.Call      `json:"call,omitempty"`
-	Delivery *bus.Delivery  `json:"delivery,omitempty"`
-	Clock    *bus.ClockMove `json:"clock,omitempty"`
+	Type     string         `json:"type"`               // call, delivery, queued or clock: which of the fields below is set
+	Call     *bus.Call      `json:"call,omitempty"`     // an API or control-plane call
+	Delivery *bus.Delivery  `json:"delivery,omitempty"` // a webhook attempt, or a queued notification
+	Clock    *bus.ClockMove `json:"clock,omitempty"`    // a move of the sandbox clock
 }
 
 // Info describes the sandbox a traffic feed comes from: what the terminal
@@ -44,10 +44,10 @@ type Info struct {
 	// Boot identifies this run of the sandbox: a client resuming a stream
 	// (since) from another run must start over, as seqs restart at 1.
 	Boot    string        `json:"boot"`
-	BaseURL string        `json:"baseUrl"`
-	Eshops  []EshopInfo   `json:"eshops"`
-	Now     time.Time     `json:"now"`    // sandbox clock when the info was taken
-	Offset  time.Duration `json:"offset"` // how far the sandbox clock is from the wall clock (ns)
+	BaseURL string        `json:"baseUrl"` // the sandbox's address
+	Eshops  []EshopInfo   `json:"eshops"`  // the e-shops with tokens to call them
+	Now     time.Time     `json:"now"`     // sandbox clock when the info was taken
+	Offset  time.Duration `json:"offset"`  // how far the sandbox clock is from the wall clock (ns)
 	// Dropped counts events the recorder lost so far (the history feed
 	// fell behind); a stream adds its own losses in "dropped" messages.
 	Dropped int64 `json:"dropped"`
@@ -56,18 +56,18 @@ type Info struct {
 
 // EshopInfo is one e-shop with the credentials to call it.
 type EshopInfo struct {
-	ID     int         `json:"id"`
-	Name   string      `json:"name"`
-	URL    string      `json:"url"`
-	Tokens []TokenInfo `json:"tokens"`
-	Addons []string    `json:"addons"`
+	ID     int         `json:"id"`     // the e-shop's id
+	Name   string      `json:"name"`   // its name
+	URL    string      `json:"url"`    // its address ({eshop_url})
+	Tokens []TokenInfo `json:"tokens"` // tokens to call it
+	Addons []string    `json:"addons"` // its add-ons' names
 }
 
 // TokenInfo is a usable token and the header it goes in.
 type TokenInfo struct {
-	Header string `json:"header"`
-	Token  string `json:"token"`
-	Label  string `json:"label"`
+	Header string `json:"header"` // the header the token goes in
+	Token  string `json:"token"`  // the token
+	Label  string `json:"label"`  // what the token is, e.g. private (all rights) or an add-on's
 }
 
 // faultMemory bounds how many applied faults wait for their call.

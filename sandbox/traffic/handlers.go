@@ -63,8 +63,8 @@ func clip(s string) string {
 // Snapshot is the data of GET /_sandbox/traffic: the sandbox and the
 // retained events, oldest first.
 type Snapshot struct {
-	Info   Info    `json:"info"`
-	Events []Event `json:"events"`
+	Info   Info    `json:"info"`   // the sandbox the history comes from
+	Events []Event `json:"events"` // the recorded events, oldest first
 }
 
 func (r *Recorder) getHistory(req *api.Request) (any, error) {

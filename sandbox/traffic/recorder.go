@@ -286,7 +286,7 @@ func (r *Recorder) record(next http.Handler, w http.ResponseWriter, req *http.Re
 // history and explains bad parameters.
 func (r *Recorder) Routes() []api.Route {
 	return []api.Route{
-		{Operation: "sandbox.traffic", Method: http.MethodGet, Path: HistoryPath, Handler: r.getHistory, Public: true, NoContentType: true},
+		{Operation: "sandbox.traffic", Method: http.MethodGet, Path: HistoryPath, Handler: r.getHistory, Public: true, NoContentType: true, Answer: Snapshot{}},
 		{Operation: "sandbox.traffic.har", Method: http.MethodGet, Path: HARPath, Handler: r.getHAR, Public: true, NoContentType: true},
 	}
 }

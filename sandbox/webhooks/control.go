@@ -17,19 +17,30 @@ import (
 // attempts, replay a delivery.
 func (s *Service) Routes() []api.Route {
 	return []api.Route{
-		{Operation: "sandbox.events.emit", Method: http.MethodPost, Summary: "Emit any event, system events included, to the registered receivers", Path: "/_sandbox/events", Handler: s.emit},
-		{Operation: "sandbox.deliveries", Method: http.MethodGet, Summary: "Webhook delivery attempts: request, status, duration, error (filters: eshop, event, status, url)", Path: "/_sandbox/deliveries", Handler: s.deliveries},
-		{Operation: "sandbox.deliveries.replay", Method: http.MethodPost, Summary: "Deliver a notification again: same body, signed with the current key", Path: "/_sandbox/deliveries/{id}/replay", Handler: s.replay},
+		{Operation: "sandbox.events.emit", Method: http.MethodPost, Summary: "Emit any event, system events included, to the registered receivers", Path: "/_sandbox/events", Handler: s.emit, Answer: EmittedEvent{}, Body: EmitBody{}},
+		{Operation: "sandbox.deliveries", Method: http.MethodGet, Summary: "Webhook delivery attempts: request, status, duration, error (filters: eshop, event, status, url)", Path: "/_sandbox/deliveries", Handler: s.deliveries,
+			Answer: map[string]any{"deliveries": api.Doc([]*Notification{}, "Every notification matching the filters, with all its attempts, oldest first.")}},
+		{Operation: "sandbox.deliveries.replay", Method: http.MethodPost, Summary: "Deliver a notification again: same body, signed with the current key", Path: "/_sandbox/deliveries/{id}/replay", Handler: s.replay, Body: api.NoData{},
+			Answer: map[string]any{"delivery": api.Doc(&Notification{}, "The new notification, replaying the old one's body.")}},
 	}
+}
+
+// EmitBody is the body of POST /_sandbox/events.
+type EmitBody struct {
+	Eshop        int    `json:"eshop" doc:"The e-shop's id, e.g. 1001 (eshopId, the payload's own name, is accepted too)."`
+	Event        string `json:"event" doc:"An event of the reference, e.g. order:create; system events (addon:*) too."`
+	Instance     any    `json:"instance" doc:"The changed entity's identifier (a string or a number); a list of them for a mass event."`
+	Addon        string `json:"addon,omitempty" doc:"For a system event (addon:*): the add-on it goes to; every add-on with a webhook URL when absent."`
+	EventCreated string `json:"eventCreated,omitempty" doc:"The event's time (ISO 8601); the sandbox clock when absent."`
 }
 
 // EmittedEvent is the answer of POST /_sandbox/events.
 type EmittedEvent struct {
-	EshopID      int    `json:"eshopId"`
-	Event        string `json:"event"`
-	EventCreated string `json:"eventCreated"`
-	Instance     string `json:"eventInstance"`
-	Addon        string `json:"addon,omitempty"`
+	EshopID      int    `json:"eshopId"`         // the e-shop the event happened in
+	Event        string `json:"event"`           // the event as the receivers get it, e.g. order:create
+	EventCreated string `json:"eventCreated"`    // the event's time (sandbox clock)
+	Instance     string `json:"eventInstance"`   // the changed entity's identifier (a mass event's list, serialised)
+	Addon        string `json:"addon,omitempty"` // the add-on a system event went to
 }
 
 // emit publishes any event of the reference, system events included, as

@@ -20,36 +20,36 @@ const (
 // Notification is one event sent to one receiver, with every attempt.
 // It is stored in the global NotificationsCollection.
 type Notification struct {
-	ID        int       `json:"id"`
-	EshopID   int       `json:"eshopId"`
-	WebhookID int       `json:"webhookId"` // 0 for a system event sent to an add-on
-	Addon     string    `json:"addon,omitempty"`
-	URL       string    `json:"url"`
-	Event     string    `json:"event"`
-	Instance  string    `json:"eventInstance"`
-	EventTime time.Time `json:"eventCreated"`
-	Created   time.Time `json:"created"`
+	ID        int       `json:"id"`              // the delivery's id, for POST /_sandbox/deliveries/{id}/replay
+	EshopID   int       `json:"eshopId"`         // the e-shop whose event it is
+	WebhookID int       `json:"webhookId"`       // 0 for a system event sent to an add-on
+	Addon     string    `json:"addon,omitempty"` // the add-on a system event went to
+	URL       string    `json:"url"`             // the receiver's address
+	Event     string    `json:"event"`           // the event, e.g. order:create
+	Instance  string    `json:"eventInstance"`   // the changed entity's identifier, as in the payload
+	EventTime time.Time `json:"eventCreated"`    // when the event happened (sandbox clock), as in the payload
+	Created   time.Time `json:"created"`         // when the notification was queued (sandbox clock)
 	// Body is the exact request body; every attempt sends these bytes.
 	Body     string     `json:"body"`
-	Status   string     `json:"status"`
-	NextTry  *time.Time `json:"nextTry,omitempty"`
-	ReplayOf int        `json:"replayOf,omitempty"`
+	Status   string     `json:"status" enum:"pending|delivered|failed" doc:"Where the notification is: pending (attempts to come), delivered (a receiver answered 2xx) or failed (attempts exhausted). The receiver's HTTP answer is each attempt's responseStatus."`
+	NextTry  *time.Time `json:"nextTry,omitempty"`  // when the next attempt is due (sandbox clock); absent once settled
+	ReplayOf int        `json:"replayOf,omitempty"` // the delivery this one replays
 	// Canceled says why a delivery was settled without its attempts (its
 	// add-on was removed or uninstalled; see ForgetAddon).
 	Canceled string    `json:"canceled,omitempty"`
-	Attempts []Attempt `json:"attempts"`
+	Attempts []Attempt `json:"attempts"` // every try to deliver it, oldest first
 }
 
 // Attempt is one try to deliver a notification.
 type Attempt struct {
-	N            int               `json:"attempt"`
-	Time         time.Time         `json:"time"`       // sandbox clock
-	DurationMs   int64             `json:"durationMs"` // wall time the receiver took
-	Headers      map[string]string `json:"requestHeaders"`
-	Signature    string            `json:"signature"` // "" when the e-shop has no signature key yet
-	Status       int               `json:"responseStatus"`
-	ResponseBody string            `json:"responseBody,omitempty"`
-	Error        string            `json:"error,omitempty"`
+	N            int               `json:"attempt"`        // 1 for the first try
+	Time         time.Time         `json:"time"`           // sandbox clock
+	DurationMs   int64             `json:"durationMs"`     // wall time the receiver took
+	Headers      map[string]string `json:"requestHeaders"` // the request headers sent, signature included
+	Signature    string            `json:"signature"`      // "" when the e-shop has no signature key yet
+	Status       int               `json:"responseStatus" doc:"The HTTP status the receiver answered (0 when it could not be reached)."`
+	ResponseBody string            `json:"responseBody,omitempty"` // the first bytes the receiver answered
+	Error        string            `json:"error,omitempty"`        // why the receiver could not be reached or answered too late
 }
 
 func notificationID(n int) string { return strconv.Itoa(n) }

@@ -98,8 +98,8 @@ func put(tx *store.Tx, eshopID int, reg *registered) error {
 // Forgotten is what ForgetAddon ended: the webhooks the add-on had
 // registered, and the deliveries to them still waiting for an attempt.
 type Forgotten struct {
-	Webhooks   int `json:"webhooks"`
-	Deliveries int `json:"deliveries"`
+	Webhooks   int `json:"webhooks"`   // webhooks deleted
+	Deliveries int `json:"deliveries"` // waiting deliveries to them, canceled
 }
 
 // ForgetAddon deletes the webhooks an add-on registered in an e-shop and
