@@ -17,13 +17,7 @@ import (
 // named (and the verdicts, counters and enums described), not the
 // generic Envelope.
 func TestControlAnswersTyped(t *testing.T) {
-	s := sandboxtest.New(t, sandbox.Config{})
-	resp, err := http.Get(s.URL + openapi.ControlPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	raw := controlDocument(t)
 	var d struct {
 		Paths map[string]map[string]struct {
 			OperationID string `json:"operationId"`
@@ -128,13 +122,7 @@ func TestControlAnswersTyped(t *testing.T) {
 // document it field by field, each field described, not as "an object,
 // see the summary".
 func TestControlBodiesTyped(t *testing.T) {
-	s := sandboxtest.New(t, sandbox.Config{})
-	resp, err := http.Get(s.URL + openapi.ControlPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	raw := controlDocument(t)
 	var d struct {
 		Paths map[string]map[string]struct {
 			OperationID string `json:"operationId"`
@@ -187,4 +175,21 @@ func TestControlBodiesTyped(t *testing.T) {
 			}
 		}
 	}
+}
+
+// controlDocument serves the control-plane OpenAPI document from a fresh
+// sandbox, as a client fetches it.
+func controlDocument(t *testing.T) []byte {
+	t.Helper()
+	s := sandboxtest.New(t, sandbox.Config{})
+	resp, err := http.Get(s.URL + openapi.ControlPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
 }

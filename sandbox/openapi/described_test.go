@@ -2,28 +2,16 @@ package openapi_test
 
 import (
 	"encoding/json"
-	"io"
-	"net/http"
 	"sort"
 	"strings"
 	"testing"
-
-	"github.com/eshop-sandbox/sandbox/sandbox"
-	"github.com/eshop-sandbox/sandbox/sandbox/openapi"
-	"github.com/eshop-sandbox/sandbox/sandbox/sandboxtest"
 )
 
 // TestControlFieldsDescribed: every field of every answer and body in the
 // control document has a description (from a doc tag, a Go comment via
 // fielddocs.go, api.Doc for an ad-hoc answer, or the scenario schema).
 func TestControlFieldsDescribed(t *testing.T) {
-	s := sandboxtest.New(t, sandbox.Config{})
-	resp, err := http.Get(s.URL + openapi.ControlPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	raw := controlDocument(t)
 	var doc any
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		t.Fatal(err)
