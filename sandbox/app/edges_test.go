@@ -336,7 +336,15 @@ func TestShutdownDoesNotWaitForUnusedConnections(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	time.Sleep(100 * time.Millisecond) // accepted and tracked
+	// Accepted and tracked: connections are accepted one after another in
+	// the order they arrived, so once a later one's request is answered,
+	// the unused one was accepted (and tracked) before it.
+	probe := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 10 * time.Second}
+	resp, err := probe.Get(a.ListenURL() + "/_sandbox/health")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
 	began := time.Now()
 	if err := a.Close(context.Background()); err != nil {
 		t.Fatal(err)

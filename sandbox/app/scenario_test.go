@@ -124,7 +124,8 @@ faults:
 	refusedConn := &http.Client{Transport: &http.Transport{}, Timeout: 10 * time.Second}
 	done := make(chan int)
 	go func() { done <- get(slowConn, "/api/products") }()
-	time.Sleep(100 * time.Millisecond) // the slow call is on its way
+	// The slow call is on its way: its fault has met it (and holds it 400 ms).
+	s.WaitFor("the slow call to reach the sandbox", func() bool { return s.Fault("slow").Matched >= 1 })
 	if st := get(refusedConn, "/api/orders"); st != 429 {
 		t.Fatalf("the refused call: %d", st)
 	}
