@@ -99,7 +99,12 @@ func TestHoldsEveryCall(t *testing.T) {
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { defer wg.Done(); _, _ = c.Get(context.Background(), "/first") }()
-	time.Sleep(100 * time.Millisecond)
+	// Wait until that call got its 429 and the client holds calls back.
+	for deadline := time.Now().Add(5 * time.Second); c.Stats().Throttled < 1; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the first call never got its 429")
+		}
+	}
 	start := time.Now()
 	if _, err := c.Get(context.Background(), "/other"); err != nil {
 		t.Fatal(err)
