@@ -452,9 +452,17 @@ func TestStorefrontInBrowser(t *testing.T) {
 		c.ok("countdown at "+f.Text["countdown"], f.Text["countdown"] == "5" || f.Text["countdown"] == "4")
 		orderRows(c, f, o)
 		shoot()
-		time.Sleep(1200 * time.Millisecond)
-		if later := read(t, ctx); later.Text["countdown"] >= f.Text["countdown"] {
-			t.Errorf("the countdown stands at %s after %s", later.Text["countdown"], f.Text["countdown"])
+		// The countdown ticks: wait (at most 3 s, it ticks every second)
+		// for it to show less than it did.
+		for deadline := time.Now().Add(3 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+			later := read(t, ctx)
+			if later.Text["countdown"] < f.Text["countdown"] {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("the countdown stands at %s after %s", later.Text["countdown"], f.Text["countdown"])
+				break
+			}
 		}
 		if err := chromedp.Do(ctx, chromedp.WaitReady(chromedp.ID("thank-you"))); err != nil {
 			t.Fatalf("wait for the thank-you page: %v", err)
