@@ -32,16 +32,7 @@ func TestStalledBodiesDoNotStarveTheServer(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			addr := freeAddr(t)
-			out := &syncBuffer{}
-			args := append([]string{"up", "--headless", "--addr", addr, "--body-timeout", "2m"}, tc.args...)
-			cmd := exec.Command("sh", append([]string{"-c", `ulimit -n 256 && exec "$0" "$@"`, os.Args[0]}, args...)...)
-			cmd.Env = append(os.Environ(), "SANDBOX_TEST_MAIN=1")
-			cmd.Stdout, cmd.Stderr = out, out
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+			addr, out := upUnderLimit(t, 256, append([]string{"--body-timeout", "2m"}, tc.args...)...)
 			base := "http://" + addr
 			health := &http.Client{Timeout: time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
 			healthy := func() error {
@@ -59,12 +50,8 @@ func TestStalledBodiesDoNotStarveTheServer(t *testing.T) {
 				}
 				return nil
 			}
-			deadline := time.Now().Add(15 * time.Second)
-			for healthy() != nil {
-				if time.Now().After(deadline) {
-					t.Fatalf("sandbox not healthy: %s", out.String())
-				}
-				time.Sleep(20 * time.Millisecond)
+			if err := healthy(); err != nil {
+				t.Fatalf("sandbox not healthy: %v", err)
 			}
 
 			var mu sync.Mutex
@@ -184,20 +171,9 @@ func TestExposedAddressWarns(t *testing.T) {
 // bounds each answer at 5 s (a loaded CI machine) and logs the measured
 // time; the sandbox is a child process with its own lowered limit.
 func TestHalfHeaderFloodDoesNotStarveHealth(t *testing.T) {
-	if _, err := exec.LookPath("sh"); err != nil {
-		t.Fatalf("the test sets the sandbox's open-file limit with sh's ulimit: %v", err)
-	}
 	for _, tc := range []struct{ limit, conns int }{{256, 300}, {1024, 1100}} {
 		t.Run(fmt.Sprintf("%d at a limit of %d", tc.conns, tc.limit), func(t *testing.T) {
-			addr := freeAddr(t)
-			out := &syncBuffer{}
-			cmd := exec.Command("sh", "-c", fmt.Sprintf(`ulimit -n %d && exec "$0" "$@"`, tc.limit), os.Args[0], "up", "--headless", "--addr", addr)
-			cmd.Env = append(os.Environ(), "SANDBOX_TEST_MAIN=1")
-			cmd.Stdout, cmd.Stderr = out, out
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+			addr, out := upUnderLimit(t, tc.limit)
 			base := "http://" + addr
 			client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
 			get := func(path string, token bool) (time.Duration, error) {
@@ -216,16 +192,6 @@ func TestHalfHeaderFloodDoesNotStarveHealth(t *testing.T) {
 					return time.Since(began), fmt.Errorf("status %d", resp.StatusCode)
 				}
 				return time.Since(began), nil
-			}
-			deadline := time.Now().Add(15 * time.Second)
-			for {
-				if _, err := get("/_sandbox/health", false); err == nil {
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("sandbox not healthy: %s", out.String())
-				}
-				time.Sleep(20 * time.Millisecond)
 			}
 
 			// The flood: every connection dialled at once, half a request's
@@ -268,5 +234,39 @@ func TestHalfHeaderFloodDoesNotStarveHealth(t *testing.T) {
 				t.Logf("%s answered in %s with %d half-header connections opened at once", p.path, took, tc.conns)
 			}
 		})
+	}
+}
+
+// upUnderLimit starts sandbox up (with more flags) as a child process whose
+// open-file limit is limit, on a free loopback address, and waits until
+// its health check answers; it returns the address and the child's
+// output. The child is killed when the test ends.
+func upUnderLimit(t *testing.T, limit int, more ...string) (string, *syncBuffer) {
+	t.Helper()
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Fatalf("the test sets the sandbox's open-file limit with sh's ulimit: %v", err)
+	}
+	addr := freeAddr(t)
+	out := &syncBuffer{}
+	args := append([]string{"-c", fmt.Sprintf(`ulimit -n %d && exec "$0" "$@"`, limit), os.Args[0], "up", "--headless", "--addr", addr}, more...)
+	cmd := exec.Command("sh", args...)
+	cmd.Env = append(os.Environ(), "SANDBOX_TEST_MAIN=1")
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	client := &http.Client{Timeout: time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		resp, err := client.Get("http://" + addr + "/_sandbox/health")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return addr, out
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("sandbox not healthy: %s", out.String())
+		}
 	}
 }
