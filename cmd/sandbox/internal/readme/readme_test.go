@@ -18,7 +18,7 @@
 //     block the session never reached, fails the test. A page whose blocks
 //     use the README's shell variables ($B, $T, ...) opens with a block
 //     that sets them as the README does, so a reader can run the page
-//     alone after the README's set-up.
+//     alone after the README's set-up; TestDocsPagesRunAlone does that.
 //   - Blocks call the sandbox at http://127.0.0.1:8080 (what `make up`
 //     serves); the test starts its own on a free port and puts that
 //     address in the blocks' text and in SANDBOX_URL (and SANDBOX_ADDR)
@@ -299,55 +299,16 @@ func TestREADMEBlocksRun(t *testing.T) {
 		}
 	}
 
-	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "bin")
-	work := filepath.Join(tmp, "repo")
-	scripts := filepath.Join(tmp, "scripts")
-	for _, d := range []string{bin, filepath.Join(tmp, "tmp"), filepath.Join(scripts, "docs")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	bin := t.TempDir() // the sandbox program, first on the blocks' PATH
 	built.Build(t, bin)
-	if err := copyTree(root, work); err != nil {
-		t.Fatal(err)
-	}
-
 	ctx, cancel := context.WithTimeout(context.Background(), 12*time.Minute)
 	defer cancel()
-	base := built.Up(t, ctx, filepath.Join(bin, "sandbox"), work, nil)
-
-	var names []string
-	for _, d := range docs {
-		path := filepath.Join(scripts, filepath.FromSlash(d.name))
-		if err := os.WriteFile(path, []byte(script(d.name, d.blocks, lineCount(d.text), base)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		names = append(names, d.name)
-	}
-	sh := filepath.Join(tmp, "session.sh")
-	if err := os.WriteFile(sh, []byte(driver(scripts, names)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ran := filepath.Join(tmp, "ran")
-	cmd := exec.CommandContext(ctx, "bash", sh)
-	cmd.Dir = work
-	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
-		"SANDBOX_URL="+base, "SANDBOX_ADDR="+base, "TMPDIR="+filepath.Join(tmp, "tmp"), "NO_COLOR=1",
-		"SANDBOX_DOCS_RAN="+ran)
-	built.OwnGroup(cmd) // background jobs a block starts end with the group
-	cmd.Cancel = func() error { return built.KillGroup(cmd) }
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err = cmd.Run()
-	if cmd.Process != nil {
-		_ = built.KillGroup(cmd)
-	}
+	base, out, ran, err := session(t, ctx, bin, root, docs)
 	if err != nil {
-		t.Fatalf("the blocks failed (line numbers in bash's messages are those of the file named): %v\n%s", err, tail(out.String(), 60))
+		t.Fatalf("the blocks failed (line numbers in bash's messages are those of the file named): %v\n%s", err, tail(out, 60))
 	}
 	if testing.Verbose() {
-		t.Log(out.String())
+		t.Log(out)
 	}
 	for _, e := range unreached(docs, ran) {
 		t.Error(e)
@@ -363,6 +324,103 @@ func TestREADMEBlocksRun(t *testing.T) {
 		}
 	}
 	checkControlPaths(t, base, all.String(), control)
+}
+
+// session copies the tree into a throw-away folder, starts the sandbox
+// program in bin on a free port there, and runs the blocks of files, in
+// order, in one bash session in that folder. It returns the sandbox's
+// base URL, the session's output, the path of the file the blocks record
+// that they ran in, and the session's error.
+func session(t *testing.T, ctx context.Context, bin, root string, files []doc) (base, output, ran string, err error) {
+	t.Helper()
+	tmp := t.TempDir()
+	work := filepath.Join(tmp, "repo")
+	scripts := filepath.Join(tmp, "scripts")
+	for _, d := range []string{filepath.Join(tmp, "tmp"), filepath.Join(scripts, "docs")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := copyTree(root, work); err != nil {
+		t.Fatal(err)
+	}
+	base = built.Up(t, ctx, filepath.Join(bin, "sandbox"), work, nil)
+	var names []string
+	for _, d := range files {
+		path := filepath.Join(scripts, filepath.FromSlash(d.name))
+		if err := os.WriteFile(path, []byte(script(d.name, d.blocks, lineCount(d.text), base)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, d.name)
+	}
+	sh := filepath.Join(tmp, "session.sh")
+	if err := os.WriteFile(sh, []byte(driver(scripts, names)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ran = filepath.Join(tmp, "ran")
+	cmd := exec.CommandContext(ctx, "bash", sh)
+	cmd.Dir = work
+	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
+		"SANDBOX_URL="+base, "SANDBOX_ADDR="+base, "TMPDIR="+filepath.Join(tmp, "tmp"), "NO_COLOR=1",
+		"SANDBOX_DOCS_RAN="+ran)
+	built.OwnGroup(cmd) // background jobs a block starts end with the group
+	cmd.Cancel = func() error { return built.KillGroup(cmd) }
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err = cmd.Run()
+	if cmd.Process != nil {
+		_ = built.KillGroup(cmd)
+	}
+	return base, out.String(), ran, err
+}
+
+// TestDocsPagesRunAlone: each page of docs/ whose blocks run is run as a
+// reader opening it would: on a fresh copy of the tree and a fresh
+// sandbox, in a fresh shell that ran only the README's Set-up, so a page
+// cannot lean on a variable, file or write an earlier page left behind.
+func TestDocsPagesRunAlone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: each page runs on a sandbox of its own")
+	}
+	root := built.RepoRoot(t)
+	docs, err := readDocs(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := docs[0]
+	before, _, ok := strings.Cut(readme.text, "\n## Commands\n")
+	if !ok {
+		t.Fatal("README.md has no ## Commands section after its Set-up")
+	}
+	setup := doc{name: readme.name, text: readme.text}
+	for _, b := range readme.blocks {
+		if b.first < lineCount(before) {
+			setup.blocks = append(setup.blocks, b)
+		}
+	}
+	bin := t.TempDir() // the sandbox program, first on the blocks' PATH
+	built.Build(t, bin)
+	pages := 0
+	for _, d := range docs[1:] {
+		if !slices.ContainsFunc(d.blocks, func(b block) bool { return b.run }) {
+			continue
+		}
+		pages++
+		t.Run(strings.TrimSuffix(filepath.Base(d.name), ".md"), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			defer cancel()
+			_, out, ran, err := session(t, ctx, bin, root, []doc{setup, d})
+			if err != nil {
+				t.Fatalf("%s does not run alone after the README's Set-up: %v\n%s", d.name, err, tail(out, 40))
+			}
+			for _, e := range unreached([]doc{setup, d}, ran) {
+				t.Error(e)
+			}
+		})
+	}
+	if pages < 3 {
+		t.Errorf("only %d pages of docs/ have blocks that run", pages)
+	}
 }
 
 // unreached names every block that runs but did not record, in the file
