@@ -12,7 +12,7 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/sandboxtest"
-	"github.com/eshop-sandbox/sandbox/sandbox/scenario"
+	"github.com/eshop-sandbox/sandbox/sandbox/tools/scenario"
 )
 
 // chaosRun starts a sandbox with --chaos 0.5 and the seed, makes n add-on
