@@ -25,12 +25,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/traffic"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/addons"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/jobs"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/webhooks"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/scenario"
 )
 
 // Client calls one sandbox's control plane.

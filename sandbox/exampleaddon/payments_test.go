@@ -14,9 +14,9 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/fixtures"
 	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
 	"github.com/eshop-sandbox/sandbox/sandbox/exampleaddon"
 	"github.com/eshop-sandbox/sandbox/sandbox/sandboxtest"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/scenario"
 )
 
 // cardOrder creates, as the e-shop, an order of e-shop 1001 paid online

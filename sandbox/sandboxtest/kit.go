@@ -13,6 +13,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/eshop-sandbox/sandbox/sandbox/app/inbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
 	"github.com/eshop-sandbox/sandbox/sandbox/controlclient"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
@@ -20,7 +21,6 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/addons"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/jobs"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/webhooks"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/scenario"
 )
 
 // DefaultWaitTimeout is how long the WaitFor helpers wait for their

@@ -17,10 +17,10 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/app"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/addons"
 	"github.com/eshop-sandbox/sandbox/sandbox/tools/addonproc"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/scenario"
 )
 
 // suite is the state of one run.

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/eshop-sandbox/sandbox/sandbox/core/auth"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/eshop"
 )
 
 // instanceSources say where the instances of an entity's events come

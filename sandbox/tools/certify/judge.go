@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/scenario"
 )
 
 // findings are the contract report's findings of the run.

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/scenario"
 )
 
 // A round arms one runtime fault for the add-on's next API call (match:

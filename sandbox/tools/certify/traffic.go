@@ -7,9 +7,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/addons"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/scenario"
 )
 
 // trafficLog keeps, losslessly, every call the add-on made to the run's

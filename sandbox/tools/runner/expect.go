@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/scenario"
 )
 
 func (r *run) within(d scenario.Duration) time.Duration {

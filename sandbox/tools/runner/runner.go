@@ -25,8 +25,8 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/app"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/addons"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/scenario"
 )
 
 // Options tune a run.

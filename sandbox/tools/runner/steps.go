@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/auth"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/scenario"
 )
 
 // outcome is what a step function reports.

@@ -16,9 +16,9 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/limits"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/addons"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/eshop"
 )
 
 // Rules of the contract report: what a client does against the spec.
