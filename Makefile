@@ -13,14 +13,14 @@ FUZZTIME ?= 4s
 # Fuzz targets run briefly by `make test` (package:target); crashers they
 # find are saved under testdata/fuzz and then run as regression tests.
 FUZZ := \
-	./sandbox/api:FuzzDecodeJSON \
-	./sandbox/api:FuzzQuery \
-	./sandbox/api:FuzzCheckQuery \
-	./sandbox/api:FuzzEdges \
-	./sandbox/orders:FuzzEncode \
-	./sandbox/seed:FuzzFixtureFiles \
-	./sandbox/webhooks:FuzzVerify \
-	./sandbox/scenario:FuzzParse
+	./sandbox/core/api:FuzzDecodeJSON \
+	./sandbox/core/api:FuzzQuery \
+	./sandbox/core/api:FuzzCheckQuery \
+	./sandbox/core/api:FuzzEdges \
+	./sandbox/shop/orders:FuzzEncode \
+	./sandbox/app/seed:FuzzFixtureFiles \
+	./sandbox/shop/webhooks:FuzzVerify \
+	./sandbox/app/scenario:FuzzParse
 
 .PHONY: up test fuzz build install lint cross dist schemas bench clean
 

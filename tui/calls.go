@@ -3,7 +3,7 @@ package tui
 import (
 	"strings"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/bus"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
 )
 
 // controlPrefix starts the paths of the sandbox's own control plane,

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/controlclient"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
 )
 
 // Control is what the UI's actions need from the sandbox's control plane.

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/bus"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
 )
 
 // curlSkip are headers curl sets itself or that would be wrong to repeat.

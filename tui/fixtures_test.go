@@ -14,12 +14,12 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
-	"github.com/eshop-sandbox/sandbox/sandbox/addons"
-	"github.com/eshop-sandbox/sandbox/sandbox/bus"
-	"github.com/eshop-sandbox/sandbox/sandbox/jobs"
-	"github.com/eshop-sandbox/sandbox/sandbox/orders"
-	"github.com/eshop-sandbox/sandbox/sandbox/scenario"
-	"github.com/eshop-sandbox/sandbox/sandbox/traffic"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/traffic"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/addons"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/jobs"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/orders"
 )
 
 // t0 is the fixed wall clock of every test frame.

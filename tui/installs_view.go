@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/addons"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/addons"
 )
 
 // installsView lists the install handshakes run so far

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/jobs"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/jobs"
 )
 
 // jobsView lists every e-shop's asynchronous jobs (GET /_sandbox/jobs),

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/bus"
-	"github.com/eshop-sandbox/sandbox/sandbox/traffic"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/traffic"
 )
 
 func callEvents(from, n int) []traffic.Event {

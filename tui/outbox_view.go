@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/orders"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/orders"
 )
 
 // outboxView lists the e-mails the e-shops would have sent

@@ -11,7 +11,7 @@
 package tui
 
 import (
-	"github.com/eshop-sandbox/sandbox/sandbox/traffic"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/traffic"
 )
 
 // Item is one thing a Source delivers; exactly one field is set.

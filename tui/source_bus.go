@@ -3,8 +3,8 @@ package tui
 import (
 	"sync"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/bus"
-	"github.com/eshop-sandbox/sandbox/sandbox/traffic"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/traffic"
 )
 
 // BusSource feeds the UI from the bus of a sandbox in the same process

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
-	"github.com/eshop-sandbox/sandbox/sandbox/bus"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/traffic"
 	"github.com/eshop-sandbox/sandbox/sandbox/sandboxtest"
-	"github.com/eshop-sandbox/sandbox/sandbox/traffic"
 )
 
 func nextItem(t *testing.T, s Source) Item {

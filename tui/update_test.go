@@ -10,8 +10,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/bus"
-	"github.com/eshop-sandbox/sandbox/sandbox/traffic"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/traffic"
 )
 
 func sizeMsg(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/traffic"
 	"github.com/eshop-sandbox/sandbox/sandbox/sandboxtest"
-	"github.com/eshop-sandbox/sandbox/sandbox/traffic"
 )
 
 // viewModel is a UI on a real control plane (HTTPControl), at 120x40.

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/bus"
-	"github.com/eshop-sandbox/sandbox/sandbox/traffic"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/traffic"
 )
 
 // TestQueuedRows checks the webhooks table's queued notifications: shown

@@ -16,8 +16,8 @@ package main
 import (
 	"os"
 
-	"github.com/eshop-sandbox/sandbox/cmd/example-addon/addon"
-	"github.com/eshop-sandbox/sandbox/sandbox/discover"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/discover"
+	"github.com/eshop-sandbox/sandbox/sandbox/exampleaddon"
 )
 
 func main() {

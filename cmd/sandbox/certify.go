@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
-	"github.com/eshop-sandbox/sandbox/sandbox/certify"
+	"github.com/eshop-sandbox/sandbox/sandbox/tools/certify"
 	"github.com/eshop-sandbox/sandbox/schemas"
 )
 

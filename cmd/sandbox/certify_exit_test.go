@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/certify"
+	"github.com/eshop-sandbox/sandbox/sandbox/tools/certify"
 )
 
 // TestCertifyExit: a failed check fails the command; a check not

@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/eshop-sandbox/sandbox/sandbox/app/discover"
 	"github.com/eshop-sandbox/sandbox/sandbox/controlclient"
-	"github.com/eshop-sandbox/sandbox/sandbox/discover"
 )
 
 // controlTimeout bounds one control-plane call of a client command.

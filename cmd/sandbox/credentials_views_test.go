@@ -10,11 +10,11 @@ import (
 	"time"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
-	"github.com/eshop-sandbox/sandbox/sandbox/auth"
-	"github.com/eshop-sandbox/sandbox/sandbox/control"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/control"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/auth"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/traffic"
 	"github.com/eshop-sandbox/sandbox/sandbox/sandboxtest"
-	"github.com/eshop-sandbox/sandbox/sandbox/store"
-	"github.com/eshop-sandbox/sandbox/sandbox/traffic"
 )
 
 // TestCredentialViewsAgree: the `sandbox up` banner, the traffic info

@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/seed"
-	"github.com/eshop-sandbox/sandbox/sandbox/store"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/seed"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
 )
 
 func newDataCmd() *cobra.Command {

@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
-	"github.com/eshop-sandbox/sandbox/sandbox/fidelity"
-	"github.com/eshop-sandbox/sandbox/sandbox/upstream"
+	"github.com/eshop-sandbox/sandbox/sandbox/tools/fidelity"
+	"github.com/eshop-sandbox/sandbox/sandbox/tools/record/upstream"
 )
 
 // Exit codes of sandbox diff, as diff(1) has them.

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/webhooks"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/webhooks"
 	"github.com/eshop-sandbox/sandbox/schemas"
 )
 

@@ -3,8 +3,8 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/eshop-sandbox/sandbox/cmd/example-addon/addon"
-	"github.com/eshop-sandbox/sandbox/sandbox/discover"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/discover"
+	"github.com/eshop-sandbox/sandbox/sandbox/exampleaddon"
 )
 
 // newExampleAddonCmd ships cmd/example-addon inside the sandbox binary, so

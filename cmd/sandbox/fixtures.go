@@ -10,8 +10,8 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/fixtures"
 	"github.com/eshop-sandbox/sandbox/sandbox/app"
-	"github.com/eshop-sandbox/sandbox/sandbox/fixturegen"
-	"github.com/eshop-sandbox/sandbox/sandbox/seed"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/seed"
+	"github.com/eshop-sandbox/sandbox/sandbox/tools/fixturegen"
 )
 
 func newFixturesCmd() *cobra.Command {

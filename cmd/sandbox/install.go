@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/addons"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/addons"
 )
 
 func newInstallCmd() *cobra.Command {

@@ -15,8 +15,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/eshop-sandbox/sandbox/cmd/example-addon/addon"
-	"github.com/eshop-sandbox/sandbox/sandbox/discover"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/discover"
+	"github.com/eshop-sandbox/sandbox/sandbox/exampleaddon"
 )
 
 func TestMain(m *testing.M) {

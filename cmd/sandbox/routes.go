@@ -13,8 +13,8 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/app"
-	"github.com/eshop-sandbox/sandbox/sandbox/registry"
-	"github.com/eshop-sandbox/sandbox/sandbox/surface"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/surface"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/registry"
 )
 
 // route is one line of `sandbox routes`.

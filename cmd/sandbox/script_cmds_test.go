@@ -18,7 +18,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/discover"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/discover"
 )
 
 var (

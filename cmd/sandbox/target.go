@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/discover"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/discover"
 )
 
 // urlFlagHelp documents --url the same way on every client command.
@@ -19,7 +19,7 @@ func addURLFlag(cmd *cobra.Command, v *string) {
 
 // resolveTarget finds the sandbox a client command talks to: --url, then
 // SANDBOX_URL, then the running sandbox `sandbox up` recorded, then the
-// default address (sandbox/discover).
+// default address (sandbox/app/discover).
 func resolveTarget(cmd *cobra.Command) (discover.Target, error) {
 	given := ""
 	if f := cmd.Flags().Lookup("url"); f != nil && f.Changed {

@@ -15,9 +15,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/eshop-sandbox/sandbox/cmd/sandbox/internal/runner"
 	"github.com/eshop-sandbox/sandbox/sandbox"
-	"github.com/eshop-sandbox/sandbox/sandbox/scenario"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
+	"github.com/eshop-sandbox/sandbox/sandbox/tools/runner"
 )
 
 func newTestCmd() *cobra.Command {

@@ -11,8 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/discover"
-	"github.com/eshop-sandbox/sandbox/sandbox/traffic"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/discover"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/traffic"
 )
 
 func newTrafficCmd() *cobra.Command {

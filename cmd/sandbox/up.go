@@ -16,11 +16,11 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/app"
-	"github.com/eshop-sandbox/sandbox/sandbox/auth"
-	"github.com/eshop-sandbox/sandbox/sandbox/discover"
-	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
-	"github.com/eshop-sandbox/sandbox/sandbox/store"
-	"github.com/eshop-sandbox/sandbox/sandbox/traffic"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/discover"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/auth"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/traffic"
 )
 
 func newUpCmd() *cobra.Command {
@@ -141,7 +141,7 @@ file is closed).`,
 			}
 			a.Start()
 			// Record where it listens, so client commands and the example
-			// add-on find it without --url (sandbox/discover).
+			// add-on find it without --url (sandbox/app/discover).
 			if forget, err := discover.Record(discover.Entry{Addr: a.Addr(), PublicURL: cfg.PublicURL, Version: cfg.Version}); err != nil {
 				log.Warn("clients will not find this sandbox by themselves (give them --url or SANDBOX_URL)", "err", err)
 			} else {

@@ -5,13 +5,13 @@ import (
 	"time"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
-	"github.com/eshop-sandbox/sandbox/sandbox/files"
-	"github.com/eshop-sandbox/sandbox/sandbox/images"
-	"github.com/eshop-sandbox/sandbox/sandbox/inbox"
-	"github.com/eshop-sandbox/sandbox/sandbox/jobs"
-	"github.com/eshop-sandbox/sandbox/sandbox/templates"
-	"github.com/eshop-sandbox/sandbox/sandbox/timectl"
-	"github.com/eshop-sandbox/sandbox/sandbox/webhooks"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/inbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/timectl"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/files"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/images"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/jobs"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/templates"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/webhooks"
 	"github.com/eshop-sandbox/sandbox/schemas"
 )
 

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/images"
 	"github.com/eshop-sandbox/sandbox/sandbox/sandboxtest"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/images"
 )
 
 // cutView is an image cut as GET /api/eshop?include=imageCuts gives it.

@@ -2,7 +2,7 @@ package app
 
 import (
 	"github.com/eshop-sandbox/sandbox/sandbox"
-	"github.com/eshop-sandbox/sandbox/sandbox/limits"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/limits"
 )
 
 // limitsModule applies the spec's limits to API calls and exposes their

@@ -5,14 +5,14 @@ import (
 	"errors"
 	"maps"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/addons"
-	"github.com/eshop-sandbox/sandbox/sandbox/api"
-	"github.com/eshop-sandbox/sandbox/sandbox/eshop"
-	"github.com/eshop-sandbox/sandbox/sandbox/openapi"
-	"github.com/eshop-sandbox/sandbox/sandbox/orders"
-	"github.com/eshop-sandbox/sandbox/sandbox/payments"
-	"github.com/eshop-sandbox/sandbox/sandbox/surface"
-	"github.com/eshop-sandbox/sandbox/sandbox/traffic"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/openapi"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/surface"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/traffic"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/addons"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/orders"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/payments"
 )
 
 // modules lists the behaviour packages, one line each. Each operation has

@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/auth"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/auth"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
 	"github.com/eshop-sandbox/sandbox/sandbox/sandboxtest"
-	"github.com/eshop-sandbox/sandbox/sandbox/store"
 )
 
 // addonToken gives e-shop id an installed add-on approved for the

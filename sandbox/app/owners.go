@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/api"
-	"github.com/eshop-sandbox/sandbox/sandbox/registry"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/registry"
 )
 
 // Owner says who serves a reference operation: the module, and inside a

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
-	"github.com/eshop-sandbox/sandbox/sandbox/api"
-	"github.com/eshop-sandbox/sandbox/sandbox/registry"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/registry"
 )
 
 // withModules runs Open with extra modules after the real ones.

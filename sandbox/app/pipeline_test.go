@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/traffic"
 	"github.com/eshop-sandbox/sandbox/sandbox/sandboxtest"
-	"github.com/eshop-sandbox/sandbox/sandbox/traffic"
-	"github.com/eshop-sandbox/sandbox/sandbox/webhooks/webhookstest"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/webhooks/webhookstest"
 )
 
 // TestPutSentAsPostIsThePut: the client library sends PUT endpoints as

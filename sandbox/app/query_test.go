@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
-	"github.com/eshop-sandbox/sandbox/sandbox/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/sandboxtest"
 	"github.com/eshop-sandbox/sandbox/schemas"
 )

@@ -1,6 +1,6 @@
 package app
 
-import "github.com/eshop-sandbox/sandbox/sandbox/api"
+import "github.com/eshop-sandbox/sandbox/sandbox/core/api"
 
 // outsideSummaries describe control routes whose packages' route tables
 // are being reworked elsewhere (traffic's recorder.go, jobs); they move

@@ -25,12 +25,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/addons"
-	"github.com/eshop-sandbox/sandbox/sandbox/api"
-	"github.com/eshop-sandbox/sandbox/sandbox/jobs"
-	"github.com/eshop-sandbox/sandbox/sandbox/scenario"
-	"github.com/eshop-sandbox/sandbox/sandbox/traffic"
-	"github.com/eshop-sandbox/sandbox/sandbox/webhooks"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/traffic"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/addons"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/jobs"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/webhooks"
 )
 
 // Client calls one sandbox's control plane.

@@ -7,11 +7,11 @@ import (
 	"time"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
-	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/controlclient"
-	"github.com/eshop-sandbox/sandbox/sandbox/jobs"
-	"github.com/eshop-sandbox/sandbox/sandbox/limits"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/limits"
 	"github.com/eshop-sandbox/sandbox/sandbox/sandboxtest"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/jobs"
 )
 
 // TestClientCallsEveryOperationItCovers: each method of the client sends

@@ -6,9 +6,9 @@ import (
 	"fmt"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
-	"github.com/eshop-sandbox/sandbox/sandbox/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/app"
 	"github.com/eshop-sandbox/sandbox/sandbox/controlclient"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
 )
 
 // start runs a sandbox on a free port with the default fixtures.

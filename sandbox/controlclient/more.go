@@ -7,14 +7,14 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/addons"
-	"github.com/eshop-sandbox/sandbox/sandbox/control"
-	"github.com/eshop-sandbox/sandbox/sandbox/inbox"
-	"github.com/eshop-sandbox/sandbox/sandbox/jobs"
-	"github.com/eshop-sandbox/sandbox/sandbox/limits"
-	"github.com/eshop-sandbox/sandbox/sandbox/oauth"
-	"github.com/eshop-sandbox/sandbox/sandbox/payments"
-	"github.com/eshop-sandbox/sandbox/sandbox/timectl"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/control"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/inbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/timectl"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/limits"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/addons"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/jobs"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/oauth"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/payments"
 )
 
 // Health answers 200 once the fixtures are seeded.

@@ -12,8 +12,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/openapi"
-	"github.com/eshop-sandbox/sandbox/sandbox/traffic"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/openapi"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/traffic"
 )
 
 // controlSchemas are the answer schemas of the control plane's document

@@ -12,15 +12,15 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/addons"
-	"github.com/eshop-sandbox/sandbox/sandbox/api"
-	"github.com/eshop-sandbox/sandbox/sandbox/bus"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/inbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
 	"github.com/eshop-sandbox/sandbox/sandbox/controlclient"
-	"github.com/eshop-sandbox/sandbox/sandbox/inbox"
-	"github.com/eshop-sandbox/sandbox/sandbox/jobs"
-	"github.com/eshop-sandbox/sandbox/sandbox/scenario"
-	"github.com/eshop-sandbox/sandbox/sandbox/traffic"
-	"github.com/eshop-sandbox/sandbox/sandbox/webhooks"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/traffic"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/addons"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/jobs"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/webhooks"
 )
 
 // DefaultWaitTimeout is how long the WaitFor helpers wait for their

@@ -171,7 +171,7 @@ var patches = []patch{
 	{"/$defs/NotificationData/properties/event", enumFrom("/webhooks/events"), "spec Events / webhooks.events"},
 	{"/$defs/Webhook/properties/event", enumFrom("/webhooks/events"), "spec Events / webhooks.events"},
 	// Registration also takes the spec's own names where the reference
-	// spells a kind otherwise (sandbox/webhooks Aliases lists the pairs;
+	// spells a kind otherwise (sandbox/shop/webhooks Aliases lists the pairs;
 	// notifications carry the reference's name).
 	{"/endpoints/RegisterNewWebhook/requestBody/properties/data/items/properties/event", enumFrom("/webhooks/events").and(specEventNames...),
 		"spec Events / webhooks.events, plus the spec's names the reference spells otherwise"},

@@ -1,0 +1,118 @@
+package crud
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/registry"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
+)
+
+// maxCached bounds the render cache; when full it starts over (a load
+// test reads a few addresses over and over, a test suite writes often).
+const maxCached = 4096
+
+// renderCache keeps the encoded data of read answers (detail and list),
+// so a repeated read answers without decoding, rendering and shaping the
+// stored records again. An entry is valid for the store's write
+// generation it was rendered at: any write makes every entry stale. An
+// answer whose rendering read the clock, an expiring record, or filled a
+// default from the time or a fresh UUID is never kept.
+type renderCache struct {
+	mu      sync.RWMutex
+	entries map[string]cached
+}
+
+type cached struct {
+	gen  uint64
+	data api.EncodedJSON
+}
+
+func newRenderCache() *renderCache { return &renderCache{entries: map[string]cached{}} }
+
+// cacheKey names an answer by everything it is rendered from besides the
+// stored data: operation, e-shop, path (ids), query (page, filters,
+// include, language) and the public base URL (links in the answer).
+func cacheKey(r *api.Request, op *registry.Op, baseURL string) string {
+	var b strings.Builder
+	b.WriteString(op.Operation)
+	b.WriteByte(0)
+	b.WriteString(strconv.Itoa(r.Eshop))
+	b.WriteByte(0)
+	b.WriteString(r.URL.Path)
+	b.WriteByte(0)
+	b.WriteString(r.URL.RawQuery)
+	b.WriteByte(0)
+	b.WriteString(baseURL)
+	return b.String()
+}
+
+func (rc *renderCache) get(key string, gen uint64) (api.EncodedJSON, bool) {
+	rc.mu.RLock()
+	e, ok := rc.entries[key]
+	rc.mu.RUnlock()
+	if !ok || e.gen != gen {
+		return nil, false
+	}
+	return e.data, true
+}
+
+func (rc *renderCache) put(key string, gen uint64, data api.EncodedJSON) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	if _, ok := rc.entries[key]; !ok && len(rc.entries) >= maxCached {
+		clear(rc.entries)
+	}
+	rc.entries[key] = cached{gen: gen, data: data}
+}
+
+// encodeData encodes answer data exactly as the envelope writer would
+// (no HTML escaping, keys sorted), without the trailing newline.
+func encodeData(v any) (api.EncodedJSON, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return api.EncodedJSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
+}
+
+// viewCached answers a read from the render cache when nothing was
+// written since it was rendered, else renders it with fn in a read
+// transaction and keeps it when the rendering was deterministic.
+func (e *Engine) viewCached(r *api.Request, op *registry.Op, fn func(c *Ctx) (any, error)) (any, error) {
+	key := cacheKey(r, op, e.d.Site.BaseURL)
+	var out any
+	err := e.d.Store.View(func(tx *store.Tx) error {
+		gen := tx.Generation()
+		if data, ok := e.cache.get(key, gen); ok {
+			out = data
+			return nil
+		}
+		c, err := e.ctx(r, tx)
+		if err != nil {
+			return err
+		}
+		data, err := fn(c)
+		if err != nil {
+			return err
+		}
+		out = data
+		if !tx.Cacheable() || c.Gen.Volatile {
+			return nil
+		}
+		raw, err := encodeData(data)
+		if err != nil {
+			return nil // the envelope writer reports it
+		}
+		e.cache.put(key, gen, raw)
+		out = raw
+		return nil
+	})
+	return out, err
+}

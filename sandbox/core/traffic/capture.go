@@ -1,0 +1,77 @@
+package traffic
+
+import (
+	"bytes"
+	"net/http"
+
+	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
+)
+
+// capture keeps the first limit bytes written and counts them all. Bytes
+// the server marked as shared (a cached answer, see api.Call.Shared) are
+// kept by reference; everything else is copied, as a handler may reuse
+// its buffer after writing it.
+type capture struct {
+	limit int
+	body  bus.Body
+	total int64
+}
+
+func (c *capture) write(p []byte, shared bool) {
+	c.total += int64(len(p))
+	room := c.limit - c.body.Len()
+	if room <= 0 || len(p) == 0 {
+		return
+	}
+	if len(p) > room {
+		p = p[:room]
+	}
+	if !shared {
+		p = bytes.Clone(p)
+	}
+	c.body.Append(p)
+}
+
+func (c *capture) truncated() bool { return c.total > int64(c.body.Len()) }
+
+// recorder is the ResponseWriter the middleware hands down: it passes
+// everything through and remembers the status, the headers as sent and
+// the first bytes of the body.
+type recorder struct {
+	http.ResponseWriter
+	status int
+	header http.Header
+	body   capture
+	call   *api.Call // the server's call, which marks shared bytes
+}
+
+// WriteHeader remembers the first final status and the headers sent with it.
+func (w *recorder) WriteHeader(code int) {
+	if w.status == 0 && (code >= 200 || code == http.StatusSwitchingProtocols) {
+		w.status = code
+		w.header = w.ResponseWriter.Header().Clone()
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// Write keeps the first bytes of the body and passes everything on.
+func (w *recorder) Write(p []byte) (int, error) {
+	if w.status == 0 {
+		w.WriteHeader(http.StatusOK)
+	}
+	if before, shared, after, ok := w.call.SplitShared(p); ok {
+		w.body.write(before, false)
+		w.body.write(shared, true)
+		w.body.write(after, false)
+	} else {
+		w.body.write(p, false)
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+// Flush keeps streaming handlers working through the recorder.
+func (w *recorder) Flush() { _ = http.NewResponseController(w.ResponseWriter).Flush() }
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (w *recorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -1,0 +1,183 @@
+package orders
+
+import (
+	"strconv"
+	"sync"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
+)
+
+// variantRef locates a variant code among an e-shop's products.
+type variantRef struct {
+	guid  string
+	index int
+}
+
+// CodeIndex remembers, per e-shop, which product holds each variant code,
+// across requests: finding the product of an order item is then one record
+// read instead of a scan through every product (with 100,000 products, a
+// scan per order is most of the order's time). An entry is only a hint:
+// every hit is checked against the product as the transaction reads it,
+// and a miss or a stale hint rebuilds the e-shop's index from a scan. So
+// the index answers what a scan would, whatever changed the products in
+// between (crud writes, a reset, a rolled-back transaction); variant codes
+// are unique across an e-shop's products (crud refuses a second use).
+type CodeIndex struct {
+	mu    sync.Mutex
+	shops map[int]map[string]variantRef
+}
+
+// NewCodeIndex returns an empty index; it fills itself on first use.
+func NewCodeIndex() *CodeIndex { return &CodeIndex{shops: map[int]map[string]variantRef{}} }
+
+func (x *CodeIndex) get(eshop int, code string) (variantRef, bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	ref, ok := x.shops[eshop][code]
+	return ref, ok
+}
+
+// rebuild scans the e-shop's products inside tx and replaces its index.
+func (x *CodeIndex) rebuild(tx *store.Tx, eshop int) error {
+	m := map[string]variantRef{}
+	err := tx.Scan(eshop, ProductsCollection, func(id string, doc []byte) bool {
+		for i, v := range gjson.GetBytes(doc, "variants.#.code").Array() {
+			m[v.String()] = variantRef{guid: id, index: i}
+		}
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	x.mu.Lock()
+	x.shops[eshop] = m
+	x.mu.Unlock()
+	return nil
+}
+
+// Catalog answers rule 3's lookups inside one transaction: a code among
+// the e-shop's product variants, a product by GUID. A product is read
+// once per transaction (syncProduct, which writes it, has it read again).
+type Catalog struct {
+	tx      *store.Tx
+	eshop   int
+	index   *CodeIndex
+	scanned bool                // this transaction rebuilt the index: a miss is final
+	read    map[string]*Product // guid -> the product as read, without a variant
+}
+
+// NewCatalog is the catalogue of an e-shop inside tx, finding codes
+// through index (a private one when nil, filled by the first lookup).
+func NewCatalog(tx *store.Tx, eshopID int, index *CodeIndex) *Catalog {
+	if index == nil {
+		index = NewCodeIndex()
+	}
+	return &Catalog{tx: tx, eshop: eshopID, index: index, read: map[string]*Product{}}
+}
+
+// product reads a product (nil when there is none).
+func (c *Catalog) product(guid string) *Product {
+	if p, ok := c.read[guid]; ok {
+		return p
+	}
+	raw, err := c.tx.Get(c.eshop, ProductsCollection, guid)
+	if err != nil {
+		return nil
+	}
+	p := &Product{GUID: guid, Doc: gjson.ParseBytes(raw), raw: raw}
+	c.read[guid] = p
+	return p
+}
+
+// forget drops a product this transaction has written since it read it.
+func (c *Catalog) forget(guid string) { delete(c.read, guid) }
+
+// Product is a found product and, when looked up by code, its variant.
+type Product struct {
+	GUID    string
+	Doc     gjson.Result
+	Variant gjson.Result // zero when found by GUID only
+	raw     []byte       // the record as the transaction read it
+	top     map[string]gjson.Result
+}
+
+// Get reads a top-level field of the product, then path within it
+// ("" for the field itself). The fields are found in one pass over the
+// record on first use: a product is tens of kilobytes, and an order item
+// reads a dozen of its fields.
+func (p *Product) Get(field, path string) gjson.Result {
+	if p.top == nil {
+		p.top = map[string]gjson.Result{}
+		p.Doc.ForEach(func(k, v gjson.Result) bool {
+			if _, dup := p.top[k.Str]; !dup { // the first of duplicate keys, as gjson finds it
+				p.top[k.Str] = v
+			}
+			return true
+		})
+	}
+	r := p.top[field]
+	if path != "" {
+		r = r.Get(path)
+	}
+	return r
+}
+
+// ByCode finds the product holding a variant code.
+func (c *Catalog) ByCode(code string) (*Product, bool, error) {
+	for {
+		if ref, ok := c.index.get(c.eshop, code); ok {
+			if p := c.product(ref.guid); p != nil {
+				if v := p.Get("variants", strconv.Itoa(ref.index)); v.Get("code").String() == code {
+					found := *p
+					found.Variant = v
+					return &found, true, nil
+				}
+			}
+		}
+		if c.scanned {
+			return nil, false, nil
+		}
+		if err := c.index.rebuild(c.tx, c.eshop); err != nil {
+			return nil, false, err
+		}
+		c.scanned = true
+	}
+}
+
+// ByGUID finds a product by its GUID.
+func (c *Catalog) ByGUID(guid string) (*Product, bool) {
+	p := c.product(guid)
+	return p, p != nil
+}
+
+// MainImage is the representative image of the item in the reference's
+// MainImage shape: the variant's own image when it has one, the
+// product's first image otherwise.
+func (p *Product) MainImage() any {
+	imgs := p.Get("images", "").Array()
+	if len(imgs) == 0 {
+		return nil
+	}
+	pick := imgs[0]
+	if name := p.Variant.Get("image").String(); name != "" {
+		for _, im := range imgs {
+			if im.Get("name").String() == name {
+				pick = im
+				break
+			}
+		}
+	}
+	out := map[string]any{}
+	for _, k := range []string{"cdnName", "changeTime", "description", "name", "priority", "seoName", "signedCdnNames"} {
+		out[k] = pick.Get(k).Value()
+	}
+	if n, ok := out["priority"].(float64); ok {
+		out["priority"] = int64(n)
+	}
+	return out
+}
+
+// gjsonGet reads a path of a stored document.
+func gjsonGet(doc []byte, path string) gjson.Result { return gjson.GetBytes(doc, path) }

@@ -1,0 +1,111 @@
+package orders
+
+import (
+	"strings"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/orders/rules"
+	"github.com/eshop-sandbox/sandbox/schemas"
+)
+
+// Service is the order behaviour bound to a store: the handlers, the
+// control routes and what the payments package reuses.
+type Service struct {
+	Store   *store.Store
+	Site    *eshop.Site
+	IDs     *sandbox.IDs
+	Schemas *schemas.Set
+	// Bus, when set, receives the payment-flow steps of the status calls
+	// and of the payment results (bus.TopicPayment), which the contract
+	// report pairs; nil publishes nothing.
+	Bus *bus.Bus
+
+	// codes finds the product of a variant code without a scan through
+	// every product; see CodeIndex.
+	codes *CodeIndex
+	// settings keeps the e-shops' parsed status lists and field settings.
+	settings *settingsCache
+}
+
+// Update runs fn on an e-shop inside one store transaction. BuntDB admits
+// one writer at a time, so concurrent orders never read the same stock.
+func (s *Service) Update(eshopID int, fn func(sh *Shop) error) error {
+	return s.Store.Update(func(tx *store.Tx) error {
+		sh, err := openShop(tx, eshopID, s.Site, s.settings)
+		if err != nil {
+			return err
+		}
+		sh.codes = s.codes
+		return fn(sh)
+	})
+}
+
+// View runs fn on an e-shop inside a read-only transaction.
+func (s *Service) View(eshopID int, fn func(sh *Shop) error) error {
+	return s.Store.View(func(tx *store.Tx) error {
+		sh, err := openShop(tx, eshopID, s.Site, s.settings)
+		if err != nil {
+			return err
+		}
+		sh.codes = s.codes
+		return fn(sh)
+	})
+}
+
+// Body reads the request body like api.Request.Body (the body the
+// server read once, parsed with exact numbers, checked against the
+// operation's request schema), but first accepts the spec's string form
+// of status ids ("statusId": "-2" as well as -2, in data and in
+// data.items[]), which the reference's schema types as integers only.
+func (s *Service) Body(r *api.Request) (map[string]any, error) {
+	v, err := api.DecodeJSON(r.RawBody())
+	if err != nil {
+		return nil, err
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, sandbox.Unprocessable(sandbox.CodeSchemaMismatch, "body", "The request body must be a JSON object with the fields in \"data\".")
+	}
+	if data, ok := obj["data"].(map[string]any); ok {
+		digitsToNumber(data, "statusId")
+		if list, ok := data["items"].([]any); ok {
+			for _, it := range list {
+				if m, ok := it.(map[string]any); ok {
+					digitsToNumber(m, "statusId")
+				}
+			}
+		}
+	}
+	if s.Schemas != nil {
+		if sch := s.Schemas.Request(r.Route.Operation); sch != nil {
+			if err := sch.Validate(obj); err != nil {
+				return nil, api.SchemaError(err)
+			}
+		}
+	}
+	return obj, nil
+}
+
+// digitsToNumber turns a string of digits under key into a JSON number.
+func digitsToNumber(m map[string]any, key string) {
+	sv, ok := m[key].(string)
+	if !ok {
+		return
+	}
+	t := strings.TrimSpace(sv)
+	if _, err := rules.StatusID(t, key); err == nil && t != "" {
+		m[key] = jsonNumber(t)
+	}
+}
+
+// Data returns the body's data object (an empty one when absent).
+func Data(body map[string]any) map[string]any {
+	if d, ok := body["data"].(map[string]any); ok {
+		return d
+	}
+	return map[string]any{}
+}

@@ -1,0 +1,85 @@
+package orders
+
+import (
+	"encoding/json"
+	"sync"
+
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/orders/rules"
+)
+
+// settingsCache keeps, per e-shop, its order-status list and its
+// customer-field settings parsed, with the stored bytes they were parsed
+// from. Every order operation opens the e-shop's settings, and parsing
+// them through reflection was a measurable part of each one; equal bytes
+// now give the parsed values again, changed bytes are parsed anew. The
+// parsed values are shared between requests and never changed. A nil
+// cache parses every time.
+type settingsCache struct {
+	mu    sync.Mutex
+	shops map[int]*parsedSettings
+}
+
+type parsedSettings struct {
+	statusesDoc string
+	statuses    *rules.Statuses
+	fieldsDoc   string
+	fields      map[string]any
+}
+
+func newSettingsCache() *settingsCache { return &settingsCache{shops: map[int]*parsedSettings{}} }
+
+func (c *settingsCache) entry(eshop int) *parsedSettings {
+	p := c.shops[eshop]
+	if p == nil {
+		p = &parsedSettings{}
+		c.shops[eshop] = p
+	}
+	return p
+}
+
+// statuses parses an e-shop's order-statuses document.
+func (c *settingsCache) statuses(eshop int, doc []byte) (*rules.Statuses, error) {
+	if c == nil {
+		return rules.ParseStatuses(doc)
+	}
+	c.mu.Lock()
+	p := c.entry(eshop)
+	if p.statuses != nil && p.statusesDoc == string(doc) {
+		defer c.mu.Unlock()
+		return p.statuses, nil
+	}
+	c.mu.Unlock()
+	st, err := rules.ParseStatuses(doc)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	p.statusesDoc, p.statuses = string(doc), st
+	c.mu.Unlock()
+	return st, nil
+}
+
+// fields parses an e-shop's customer-field settings (an unreadable
+// document counts as no settings).
+func (c *settingsCache) fields(eshop int, doc []byte) map[string]any {
+	parse := func() map[string]any {
+		m := map[string]any{}
+		_ = json.Unmarshal(doc, &m)
+		return m
+	}
+	if c == nil {
+		return parse()
+	}
+	c.mu.Lock()
+	p := c.entry(eshop)
+	if p.fields != nil && p.fieldsDoc == string(doc) {
+		defer c.mu.Unlock()
+		return p.fields
+	}
+	c.mu.Unlock()
+	m := parse()
+	c.mu.Lock()
+	p.fieldsDoc, p.fields = string(doc), m
+	c.mu.Unlock()
+	return m
+}

@@ -1,0 +1,275 @@
+package orders
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/shopspring/decimal"
+	"github.com/tidwall/gjson"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/orders/rules"
+)
+
+// StockLine is one variant's change of amount in one stock.
+type StockLine struct {
+	Code        string
+	ProductGUID string
+	Delta       decimal.Decimal // negative: goods leave the stock
+}
+
+// MoveStock applies lines to one stock (a record of the stocks
+// collection whose "_supplies" hold the amounts per variant code):
+// amounts change (a variant without a supply in that stock gets one),
+// a movement row per line is written to stock-movements, the product's
+// variant stock and per-stock amounts follow, and the events are
+// emitted. Amounts may go below zero: the API does not refuse an order
+// for lack of stock (the spec is silent; suppressStockMovements skips
+// all of this).
+func (s *Shop) MoveStock(stockID int64, orderCode string, lines []StockLine) error {
+	if len(lines) == 0 {
+		return nil
+	}
+	sid := strconv.FormatInt(stockID, 10)
+	doc, err := s.Tx.Get(s.ID, StocksCollection, sid)
+	if err != nil {
+		return sandbox.Invalid("data.stockId", "Stock %d does not exist in this e-shop.", stockID)
+	}
+	codes := map[string]bool{}
+	for _, l := range lines {
+		codes[l.Code] = true
+	}
+	before, err := s.stockSums(codes)
+	if err != nil {
+		return err
+	}
+	sups := newSupplies(doc)
+	mins := map[string]*decimal.Decimal{} // the variants' minimum supplies
+	now := s.Time()
+	for _, l := range lines {
+		sup, err := sups.of(l.Code, l.ProductGUID)
+		if err != nil {
+			return fmt.Errorf("stock %s: %w", sid, err)
+		}
+		amt, _ := decimal.NewFromString(str(sup["amount"]))
+		amt = amt.Add(l.Delta)
+		sup["amount"], sup["changeTime"] = rules.Amount3(amt), now
+		id, err := s.Tx.Next(s.ID, MovementsCollection)
+		if err != nil {
+			return err
+		}
+		mv := map[string]any{"id": id, "productCode": l.Code, "productGuid": nullIfEmpty(l.ProductGUID), "historicalProductGuid": nil,
+			"amountChange": rules.Amount3(l.Delta), "actualAmount": rules.Amount3(amt), "sumAmount": rules.Amount3(before[l.Code].Add(l.Delta)),
+			"changeTime": now, "changedBy": "API", "orderCode": nullIfEmpty(orderCode), "_stockId": stockID}
+		if err := Put(s.Tx, s.ID, MovementsCollection, strconv.FormatInt(id, 10), mv); err != nil {
+			return err
+		}
+		p, ok, err := s.Catalog().ByCode(l.Code)
+		if err != nil {
+			return err
+		}
+		if ok {
+			mins[l.Code] = minSupply(p)
+			if err := s.syncProduct(p, l, stockID, amt, sup); err != nil {
+				return err
+			}
+		}
+	}
+	rec, err := sups.record()
+	if err != nil {
+		return err
+	}
+	if _, err := s.Tx.Put(s.ID, StocksCollection, sid, rec); err != nil {
+		return err
+	}
+	s.Emit(rules.EventStockMovement, sid)
+	// Only this stock changed, by the lines' deltas: the sums after the
+	// movement need no second pass over every stock.
+	after := make(map[string]decimal.Decimal, len(before))
+	for c := range codes {
+		after[c] = before[c]
+	}
+	for _, l := range lines {
+		after[l.Code] = after[l.Code].Add(l.Delta)
+	}
+	sorted := make([]string, 0, len(codes))
+	for c := range codes {
+		sorted = append(sorted, c)
+	}
+	sort.Strings(sorted)
+	for _, code := range sorted {
+		for _, ev := range rules.StockEvents(before[code], after[code], mins[code]) {
+			s.Emit(ev, code)
+		}
+	}
+	return nil
+}
+
+// supplies are the supplies of one stock record ("_supplies": one per
+// variant code) that a movement changes. A stock holds a supply for every
+// variant and an order changes a few, so only those are decoded, and the
+// record is written back with them spliced in (see splice.go).
+type supplies struct {
+	doc     []byte
+	stored  gjson.Result // the record's _supplies
+	changed map[string]*supply
+	added   []*supply // new supplies, in the order the lines named them
+}
+
+type supply struct {
+	at gjson.Result // the stored supply; zero for a new one
+	m  map[string]any
+}
+
+func newSupplies(doc []byte) *supplies {
+	return &supplies{doc: doc, stored: gjson.GetBytes(doc, "_supplies"), changed: map[string]*supply{}}
+}
+
+// of is the supply of a variant code, to change in place: the first one
+// stored for the code, or a new one at 0.
+func (ss *supplies) of(code, productGUID string) (map[string]any, error) {
+	if sup := ss.changed[code]; sup != nil {
+		return sup.m, nil
+	}
+	var sup *supply
+	var err error
+	ss.stored.ForEach(func(_, v gjson.Result) bool {
+		if c := v.Get("code"); v.IsObject() && c.Type == gjson.String && c.Str == code {
+			sup = &supply{at: v}
+			sup.m, err = api.DecodeObject([]byte(v.Raw))
+			return false
+		}
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	if sup == nil {
+		sup = &supply{m: map[string]any{"amount": "0.000", "claim": "0.000", "code": code, "location": nil, "productGuid": nullIfEmpty(productGUID)}}
+		ss.added = append(ss.added, sup)
+	}
+	ss.changed[code] = sup
+	return sup.m, nil
+}
+
+// record is the stock record with the changed and the new supplies.
+func (ss *supplies) record() ([]byte, error) {
+	ed := &edits{doc: ss.doc}
+	for _, sup := range ss.changed {
+		if sup.at.Exists() {
+			if err := ed.replace(sup.at, sup.m); err != nil {
+				return nil, err
+			}
+		}
+	}
+	var fresh []any
+	for _, sup := range ss.added {
+		fresh = append(fresh, sup.m)
+	}
+	var err error
+	switch {
+	case len(fresh) > 0 && ss.stored.IsArray():
+		err = ed.append(ss.stored, fresh)
+	case len(fresh) > 0:
+		err = ed.set(ed.root(), "_supplies", fresh)
+	}
+	return ed.result(), err
+}
+
+// stockSums sums the amounts of the codes over every stock.
+func (s *Shop) stockSums(codes map[string]bool) (map[string]decimal.Decimal, error) {
+	out := map[string]decimal.Decimal{}
+	err := s.Tx.Scan(s.ID, StocksCollection, func(_ string, doc []byte) bool {
+		gjson.GetBytes(doc, "_supplies").ForEach(func(_, sp gjson.Result) bool {
+			if c := sp.Get("code").String(); codes[c] {
+				a, _ := decimal.NewFromString(sp.Get("amount").String())
+				out[c] = out[c].Add(a)
+			}
+			return true
+		})
+		return true
+	})
+	return out, err
+}
+
+// minSupply is a variant's minimum stock supply, nil when not set.
+func minSupply(p *Product) *decimal.Decimal {
+	v := p.Variant.Get("minStockSupply")
+	if !v.Exists() || v.Type == gjson.Null || v.String() == "" {
+		return nil
+	}
+	d, err := decimal.NewFromString(v.String())
+	if err != nil {
+		return nil
+	}
+	return &d
+}
+
+// syncProduct keeps the product record's variant stock and per-stock
+// amounts equal to the stocks' supplies. The two values are spliced into
+// the stored product (see splice.go); the rest of it is not decoded.
+func (s *Shop) syncProduct(p *Product, l StockLine, stockID int64, amt decimal.Decimal, sup map[string]any) error {
+	ed := &edits{doc: p.raw}
+	for _, v := range p.Doc.Get("variants").Array() {
+		if c := v.Get("code"); c.Type != gjson.String || c.Str != l.Code {
+			continue
+		}
+		var per []any
+		if raw := v.Get("perStockAmounts"); raw.IsArray() {
+			var err error
+			if per, err = decodeList(raw.Raw); err != nil {
+				return fmt.Errorf("product %s: %w", p.GUID, err)
+			}
+		}
+		var found map[string]any
+		for _, ps := range per {
+			if m, ok := ps.(map[string]any); ok {
+				if id, _ := intOf(m["stockId"]); id == stockID {
+					found = m
+				}
+			}
+		}
+		if found == nil {
+			found = map[string]any{"stockId": stockID, "claim": "0.000", "location": sup["location"]}
+			per = append(per, found)
+		}
+		found["amount"], found["lastAmountUpdate"] = rules.Amount3(amt), s.Time()
+		if err := ed.set(v, "perStockAmounts", per); err != nil {
+			return err
+		}
+		if st := v.Get("stock"); st.Exists() && st.Type != gjson.Null {
+			cur, _ := decimal.NewFromString(gjsonText(st))
+			if err := ed.set(v, "stock", rules.Amount3(cur.Add(l.Delta))); err != nil {
+				return err
+			}
+		}
+	}
+	_, err := s.Tx.Put(s.ID, ProductsCollection, p.GUID, ed.result())
+	s.Catalog().forget(p.GUID)
+	return err
+}
+
+// gjsonText is a stored value as str reads its decoded form: a string's
+// text, a number as written, "" for anything else.
+func gjsonText(r gjson.Result) string {
+	switch r.Type {
+	case gjson.String:
+		return r.Str
+	case gjson.Number:
+		return r.Raw
+	}
+	return ""
+}
+
+// decodeList parses a JSON array with numbers kept exact.
+func decodeList(raw string) ([]any, error) {
+	dec := json.NewDecoder(strings.NewReader(raw))
+	dec.UseNumber()
+	var out []any
+	err := dec.Decode(&out)
+	return out, err
+}
