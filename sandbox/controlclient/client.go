@@ -43,6 +43,11 @@ type Client struct {
 	// Unrecorded keeps the client's reads (GET) out of the sandbox's
 	// traffic history, so a test that polls does not fill it.
 	Unrecorded bool
+	// UserAgent, when set, names the client in its calls. A tool that
+	// drives a sandbox for an add-on (sandbox test, sandbox certify) sends
+	// scenario.RunnerAgent, so the contract report does not judge the
+	// tool's own calls as the add-on's.
+	UserAgent string
 }
 
 // New returns a client of the sandbox at baseURL.
@@ -95,6 +100,9 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any) err
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	if c.UserAgent != "" {
+		req.Header.Set("User-Agent", c.UserAgent)
 	}
 	if c.Unrecorded && method == http.MethodGet {
 		req.Header.Set(traffic.UnrecordedHeader, "1")
@@ -205,6 +213,13 @@ func (c *Client) ApproveAddon(ctx context.Context, eshopID int, name string) (*a
 func (c *Client) Install(ctx context.Context, eshopID int, addon string) (*addons.Record, error) {
 	var v addons.Record
 	return &v, c.Do(ctx, http.MethodPost, "/_sandbox/eshops/"+strconv.Itoa(eshopID)+"/install", map[string]string{"addon": addon}, &v)
+}
+
+// InstallRecord reads one install report by its id (as Install answered
+// it), with what happened since.
+func (c *Client) InstallRecord(ctx context.Context, id string) (*addons.Record, error) {
+	var v addons.Record
+	return &v, c.Do(ctx, http.MethodGet, "/_sandbox/installs/"+url.PathEscape(id), nil, &v)
 }
 
 // Installs lists the install reports, optionally of one e-shop (eshopID

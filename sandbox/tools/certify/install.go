@@ -33,21 +33,19 @@ type attempt struct {
 }
 
 func (s *suite) install() attempt {
-	var rec addons.Record
-	err := s.control(http.MethodPost, fmt.Sprintf("/_sandbox/eshops/%d/install", s.o.Eshop), map[string]string{"addon": s.o.Addon}, &rec)
+	rec, err := s.cc.Install(s.ctx, s.o.Eshop, s.o.Addon)
 	if err != nil {
 		return attempt{err: err}
 	}
-	return attempt{rec: &rec}
+	return attempt{rec: rec}
 }
 
 func (s *suite) reread(a attempt) attempt {
 	if a.rec == nil {
 		return a
 	}
-	var rec addons.Record
-	if err := s.control(http.MethodGet, "/_sandbox/installs/"+a.rec.ID, nil, &rec); err == nil {
-		a.rec = &rec
+	if rec, err := s.cc.InstallRecord(s.ctx, a.rec.ID); err == nil {
+		a.rec = rec
 	}
 	return a
 }

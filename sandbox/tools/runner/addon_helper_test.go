@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/exampleaddon"
+	addon "github.com/eshop-sandbox/sandbox/sandbox/exampleaddon"
 )
 
 // helperAddonEnv, when set, makes the test binary act as the add-on under
