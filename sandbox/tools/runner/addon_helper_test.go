@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	addon "github.com/eshop-sandbox/sandbox/sandbox/exampleaddon"
+	"github.com/eshop-sandbox/sandbox/sandbox/exampleaddon"
 )
 
 // helperAddonEnv, when set, makes the test binary act as the add-on under
@@ -38,7 +38,7 @@ func TestMain(m *testing.M) {
 	case "example":
 		// The example add-on, as ${SANDBOX_BIN} example-addon runs it in
 		// the sandbox program; its flags come after the program.
-		os.Exit(addon.Main(nil))
+		os.Exit(exampleaddon.Main(nil))
 	default:
 		fmt.Fprintf(os.Stderr, "unknown %s=%q\n", helperAddonEnv, os.Getenv(helperAddonEnv))
 		os.Exit(2)
