@@ -7,7 +7,7 @@
 //
 // The client needs no token: the control plane has none. Its answers are
 // the same structs the sandbox's handlers return (addons.View,
-// addons.Record, webhooks.EmittedEvent, webhooks.Notification,
+// addons.InstallReport, webhooks.EmittedEvent, webhooks.Notification,
 // scenario.FaultView, scenario.ReportView, traffic.Snapshot,
 // jobs.ControlItem), so a field named in one place is named the same in
 // the other.
@@ -210,21 +210,21 @@ func (c *Client) ApproveAddon(ctx context.Context, eshopID int, name string) (*a
 // Install runs the install handshake of the add-on into the e-shop and
 // answers its report. A failed handshake is not an error: the report's
 // Passed is the verdict, Problems say why.
-func (c *Client) Install(ctx context.Context, eshopID int, addon string) (*addons.Record, error) {
-	var v addons.Record
+func (c *Client) Install(ctx context.Context, eshopID int, addon string) (*addons.InstallReport, error) {
+	var v addons.InstallReport
 	return &v, c.Do(ctx, http.MethodPost, "/_sandbox/eshops/"+strconv.Itoa(eshopID)+"/install", map[string]string{"addon": addon}, &v)
 }
 
 // InstallRecord reads one install report by its id (as Install answered
 // it), with what happened since.
-func (c *Client) InstallRecord(ctx context.Context, id string) (*addons.Record, error) {
-	var v addons.Record
+func (c *Client) InstallRecord(ctx context.Context, id string) (*addons.InstallReport, error) {
+	var v addons.InstallReport
 	return &v, c.Do(ctx, http.MethodGet, "/_sandbox/installs/"+url.PathEscape(id), nil, &v)
 }
 
 // Installs lists the install reports, optionally of one e-shop (eshopID
 // > 0) or one add-on (addon != "").
-func (c *Client) Installs(ctx context.Context, eshopID int, addon string) ([]*addons.Record, error) {
+func (c *Client) Installs(ctx context.Context, eshopID int, addon string) ([]*addons.InstallReport, error) {
 	q := url.Values{}
 	if eshopID > 0 {
 		q.Set("eshop", strconv.Itoa(eshopID))
@@ -233,7 +233,7 @@ func (c *Client) Installs(ctx context.Context, eshopID int, addon string) ([]*ad
 		q.Set("addon", addon)
 	}
 	var v struct {
-		Installs []*addons.Record `json:"installs"`
+		Installs []*addons.InstallReport `json:"installs"`
 	}
 	err := c.Do(ctx, http.MethodGet, withQuery("/_sandbox/installs", q), nil, &v)
 	return v.Installs, err

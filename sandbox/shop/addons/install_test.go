@@ -173,7 +173,7 @@ func TestInstallHandshake(t *testing.T) {
 				t.Fatalf("add-on status %q, want %q", rec.AddonStatus, tc.status)
 			}
 			// The stored report is the one returned.
-			var stored addons.Record
+			var stored addons.InstallReport
 			s.Do(sandboxtest.Call{Path: "/_sandbox/installs/" + rec.ID}).Data(t, &stored)
 			if stored.Result != rec.Result || len(stored.Exchanges) != len(rec.Exchanges) || stored.FinishedAt == "" {
 				t.Fatalf("stored report %+v differs from %+v", stored, rec)
@@ -216,7 +216,7 @@ func TestLateReuseReopensReport(t *testing.T) {
 	if st, _ := b.c.exchange(b.codes[0], nil); st != 400 {
 		t.Fatalf("late reuse answered %d", st)
 	}
-	var stored addons.Record
+	var stored addons.InstallReport
 	s.Do(sandboxtest.Call{Path: "/_sandbox/installs/" + rec.ID}).Data(t, &stored)
 	if stored.Passed || len(stored.Exchanges) != 2 || !stored.Exchanges[1].AfterAnswer || !hasProblem(stored, "reused the code") {
 		t.Fatalf("report after the late reuse: %+v", stored)
@@ -300,7 +300,7 @@ func TestInstallRunsOneAtATime(t *testing.T) {
 	}
 	v := configure(t, s, 1001, "slow-addon", map[string]any{"installUrl": serve(t, b) + "/install"})
 	b.c = clientOf(v)
-	first := make(chan addons.Record)
+	first := make(chan addons.InstallReport)
 	go func() { first <- install(t, s, 1001, "slow-addon") }()
 	<-arrived
 	r := s.Do(sandboxtest.Call{Method: "POST", Path: "/_sandbox/eshops/1001/install", Body: map[string]string{"addon": "slow-addon"}})
@@ -323,9 +323,9 @@ func TestInstallsList(t *testing.T) {
 	b.c = clientOf(v)
 	install(t, s, 1001, "listed-addon")
 	install(t, s, 1002, "listed-addon") // copied from e-shop 1001
-	list := func(q string) []addons.Record {
+	list := func(q string) []addons.InstallReport {
 		var out struct {
-			Installs []addons.Record `json:"installs"`
+			Installs []addons.InstallReport `json:"installs"`
 		}
 		r := s.Do(sandboxtest.Call{Path: "/_sandbox/installs" + q})
 		if r.Status != 200 {

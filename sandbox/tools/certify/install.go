@@ -28,7 +28,7 @@ func (s *suite) installs() {
 
 // attempt is one install: its report, or why the sandbox could not run it.
 type attempt struct {
-	rec *addons.Record
+	rec *addons.InstallReport
 	err error
 }
 
@@ -104,7 +104,7 @@ func (a attempt) exchanged() bool {
 // answeredEarly reports an install answered 200 while the add-on held no
 // OAuth token of it: it exchanged the code only afterwards, or not at
 // all, or its exchange was refused.
-func answeredEarly(r *addons.Record) bool {
+func answeredEarly(r *addons.InstallReport) bool {
 	if r == nil || r.Answer == nil || r.Answer.Status != http.StatusOK {
 		return false
 	}
