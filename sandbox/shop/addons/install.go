@@ -114,6 +114,10 @@ func (in *Installer) Install(ctx context.Context, eshopID int, name string) (*In
 	defer stopOnClose()
 	answer, unreachable := in.call(callCtx, rec.InstallURL, code, f)
 	if answer != nil && answer.Status == http.StatusOK && f.count() == 0 && in.LateGrace > 0 {
+		// While it waits, the running report shows the answer, so a
+		// reader (GET /_sandbox/installs/{id}) sees the add-on answered
+		// and the sandbox waits for the code exchange.
+		in.showAnswer(rec.ID, answer)
 		t := time.NewTimer(in.LateGrace)
 		select {
 		case <-f.late:
@@ -124,6 +128,22 @@ func (in *Installer) Install(ctx context.Context, eshopID int, name string) (*In
 		t.Stop()
 	}
 	return in.finish(rec, f, answer, unreachable)
+}
+
+// showAnswer puts the add-on's answer into a running install's stored
+// report.
+func (in *Installer) showAnswer(id string, answer *Answer) {
+	err := in.s.d.Store.Update(func(tx *store.Tx) error {
+		rec, err := getReport(tx, id)
+		if err != nil || rec.Result != Running {
+			return err
+		}
+		rec.Answer = answer
+		return putReport(tx, rec)
+	})
+	if err != nil {
+		in.s.d.Log.Error("install report: answer", "install", id, "err", err)
+	}
 }
 
 // finish judges the install and stores the final report. The flight

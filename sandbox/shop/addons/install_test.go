@@ -1,6 +1,7 @@
 package addons_test
 
 import (
+	"encoding/json"
 	"net"
 	"net/http"
 	"strings"
@@ -25,6 +26,7 @@ type brokenAddon struct {
 	do    behaviour
 	codes []string // codes received
 	done  sync.WaitGroup
+	s     *sandboxtest.Server // the sandbox installing it
 }
 
 func (b *brokenAddon) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -36,14 +38,27 @@ func (b *brokenAddon) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	b.do(c, w, code)
 }
 
-// afterAnswering runs fn once the install request has been answered.
+// afterAnswering runs fn once the sandbox has the add-on's answer to the
+// install request: its running install report shows the answer.
 func (b *brokenAddon) afterAnswering(w http.ResponseWriter, fn func()) {
 	w.WriteHeader(http.StatusOK)
 	w.(http.Flusher).Flush()
 	b.done.Add(1)
 	go func() {
 		defer b.done.Done()
-		time.Sleep(200 * time.Millisecond) // real network order, not sandbox time
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+			var v struct {
+				Installs []addons.InstallReport `json:"installs"`
+			}
+			r := b.s.Do(sandboxtest.Call{Path: "/_sandbox/installs?addon=broken-addon"})
+			if r.Status == http.StatusOK && json.Unmarshal(r.Body, &struct {
+				Data any `json:"data"`
+			}{&v}) == nil && len(v.Installs) > 0 {
+				if last := v.Installs[len(v.Installs)-1]; last.Result == addons.Running && last.Answer != nil {
+					break
+				}
+			}
+		}
 		fn()
 	}()
 }
@@ -135,7 +150,7 @@ func TestInstallHandshake(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s, _ := start(t)
-			b := &brokenAddon{}
+			b := &brokenAddon{s: s}
 			b.do = tc.do(b)
 			url := serve(t, b)
 			v := configure(t, s, 1001, "broken-addon", map[string]any{"installUrl": url + "/install", "endpoints": []string{"GetListOfOrders"}})
