@@ -72,7 +72,7 @@ func (s *Server) Register(name string, cfg controlclient.AddonConfig) *addons.Vi
 // Install runs the install handshake of a registered add-on into the
 // test's e-shop and returns its report. It fails the test, listing the
 // handshake's problems, unless the report's verdict (Passed) is true.
-func (s *Server) Install(name string) *addons.Record {
+func (s *Server) Install(name string) *addons.InstallReport {
 	s.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*addons.DefaultInstallTimeout)
 	defer cancel()
