@@ -4,6 +4,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -123,5 +124,67 @@ func TestArrowsPointOneWay(t *testing.T) {
 	sort.Strings(stale)
 	for _, a := range stale {
 		t.Errorf("the arrow %s is gone: remove it from upward", a)
+	}
+}
+
+// TestArchitectureNamesEveryPackage: the README's Architecture table names
+// every folder that holds a Go package, and nothing that is not one.
+func TestArchitectureNamesEveryPackage(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(raw)
+	start := strings.Index(text, "\n## Architecture\n")
+	if start < 0 {
+		t.Fatal("README.md has no Architecture section")
+	}
+	section := text[start+1:]
+	if end := strings.Index(section[3:], "\n## "); end >= 0 {
+		section = section[:end+3]
+	}
+	named := map[string]bool{}
+	for _, line := range strings.Split(section, "\n") {
+		if !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		first := strings.SplitN(strings.TrimPrefix(line, "|"), "|", 2)[0]
+		for _, f := range strings.Split(first, ",") {
+			named[strings.Trim(strings.TrimSpace(f), "`")] = true
+		}
+	}
+	if len(named) < 40 {
+		t.Fatalf("the Architecture table names only %d folders", len(named))
+	}
+	have := map[string]bool{}
+	err = filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel("..", path)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if rel != "." && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(rel, ".go") && !strings.HasSuffix(rel, "_test.go") {
+			have[filepath.ToSlash(filepath.Dir(rel))] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for dir := range have {
+		if !named[dir] {
+			t.Errorf("README Architecture: the package folder %s is not in the table", dir)
+		}
+	}
+	for dir := range named {
+		if !have[dir] {
+			t.Errorf("README Architecture: the table names %s, which holds no Go package", dir)
+		}
 	}
 }
