@@ -45,6 +45,16 @@ var upward = map[string]string{
 	"sandbox/core/crud -> sandbox/shop/products":  "crud's prepare hooks call the product rules (slugs, surcharges); the hooks should be registered from shop/products",
 }
 
+// program names the program a cmd/ folder belongs to ("cmd/sandbox"), or
+// "" outside cmd/.
+func program(pkg string) string {
+	parts := strings.Split(pkg, "/")
+	if len(parts) < 2 || parts[0] != "cmd" {
+		return ""
+	}
+	return parts[0] + "/" + parts[1]
+}
+
 func rank(pkg string) (int, bool) {
 	best, r := -1, 0
 	for _, l := range layers {
@@ -59,7 +69,8 @@ func rank(pkg string) (int, bool) {
 }
 
 // TestArrowsPointOneWay reads every non-test Go file's imports and fails
-// on an import of a higher layer.
+// on an import of a higher layer, and on a program importing another
+// program's package (sandbox test once imported cmd/example-addon/addon).
 func TestArrowsPointOneWay(t *testing.T) {
 	root := ".."
 	fset := token.NewFileSet()
@@ -97,6 +108,9 @@ func TestArrowsPointOneWay(t *testing.T) {
 				continue
 			}
 			to := strings.TrimPrefix(p, modulePath)
+			if program(pkg) != "" && program(to) != "" && program(pkg) != program(to) {
+				t.Errorf("%s imports %s: a program imports another program's package", rel, to)
+			}
 			toRank, ok := rank(to)
 			if !ok || toRank <= from {
 				continue
