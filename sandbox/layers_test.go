@@ -4,6 +4,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -44,6 +45,16 @@ var upward = map[string]string{
 	"sandbox/core/crud -> sandbox/shop/products":  "crud's prepare hooks call the product rules (slugs, surcharges); the hooks should be registered from shop/products",
 }
 
+// program names the program a cmd/ folder belongs to ("cmd/sandbox"), or
+// "" outside cmd/.
+func program(pkg string) string {
+	parts := strings.Split(pkg, "/")
+	if len(parts) < 2 || parts[0] != "cmd" {
+		return ""
+	}
+	return parts[0] + "/" + parts[1]
+}
+
 func rank(pkg string) (int, bool) {
 	best, r := -1, 0
 	for _, l := range layers {
@@ -58,7 +69,8 @@ func rank(pkg string) (int, bool) {
 }
 
 // TestArrowsPointOneWay reads every non-test Go file's imports and fails
-// on an import of a higher layer.
+// on an import of a higher layer, and on a program importing another
+// program's package (sandbox test once imported cmd/example-addon/addon).
 func TestArrowsPointOneWay(t *testing.T) {
 	root := ".."
 	fset := token.NewFileSet()
@@ -77,9 +89,10 @@ func TestArrowsPointOneWay(t *testing.T) {
 			folders++
 			return nil
 		}
-		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") {
+		if !strings.HasSuffix(rel, ".go") {
 			return nil
 		}
+		isTest := strings.HasSuffix(rel, "_test.go") // only the program rule applies
 		pkg := filepath.ToSlash(filepath.Dir(rel))
 		from, ok := rank(pkg)
 		if !ok {
@@ -96,8 +109,11 @@ func TestArrowsPointOneWay(t *testing.T) {
 				continue
 			}
 			to := strings.TrimPrefix(p, modulePath)
+			if program(pkg) != "" && program(to) != "" && program(pkg) != program(to) {
+				t.Errorf("%s imports %s: a program imports another program's package", rel, to)
+			}
 			toRank, ok := rank(to)
-			if !ok || toRank <= from {
+			if isTest || !ok || toRank <= from {
 				continue
 			}
 			arrow := pkg + " -> " + to
@@ -123,5 +139,67 @@ func TestArrowsPointOneWay(t *testing.T) {
 	sort.Strings(stale)
 	for _, a := range stale {
 		t.Errorf("the arrow %s is gone: remove it from upward", a)
+	}
+}
+
+// TestArchitectureNamesEveryPackage: the README's Architecture table names
+// every folder that holds a Go package, and nothing that is not one.
+func TestArchitectureNamesEveryPackage(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(raw)
+	start := strings.Index(text, "\n## Architecture\n")
+	if start < 0 {
+		t.Fatal("README.md has no Architecture section")
+	}
+	section := text[start+1:]
+	if end := strings.Index(section[3:], "\n## "); end >= 0 {
+		section = section[:end+3]
+	}
+	named := map[string]bool{}
+	for _, line := range strings.Split(section, "\n") {
+		if !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		first := strings.SplitN(strings.TrimPrefix(line, "|"), "|", 2)[0]
+		for _, f := range strings.Split(first, ",") {
+			named[strings.Trim(strings.TrimSpace(f), "`")] = true
+		}
+	}
+	if len(named) < 40 {
+		t.Fatalf("the Architecture table names only %d folders", len(named))
+	}
+	have := map[string]bool{}
+	err = filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel("..", path)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if rel != "." && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(rel, ".go") && !strings.HasSuffix(rel, "_test.go") {
+			have[filepath.ToSlash(filepath.Dir(rel))] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for dir := range have {
+		if !named[dir] {
+			t.Errorf("README Architecture: the package folder %s is not in the table", dir)
+		}
+	}
+	for dir := range named {
+		if !have[dir] {
+			t.Errorf("README Architecture: the table names %s, which holds no Go package", dir)
+		}
 	}
 }
