@@ -17,7 +17,7 @@ func TestMaxOpen(t *testing.T) {
 	call := func(id, tok string, start, ms int) *bus.Call {
 		h := http.Header{}
 		h.Set("Service-Access-Token", tok)
-		return &bus.Call{ID: id, ReqHeader: h, Received: t0.Add(time.Duration(start) * time.Millisecond), Duration: time.Duration(ms) * time.Millisecond}
+		return &bus.Call{ID: id, ReqHeader: h, Token: tok, TokenHeader: "Service-Access-Token", AccessMode: "addon", Received: t0.Add(time.Duration(start) * time.Millisecond), Duration: time.Duration(ms) * time.Millisecond}
 	}
 	for _, tc := range []struct {
 		name  string
@@ -32,7 +32,7 @@ func TestMaxOpen(t *testing.T) {
 		{"two tokens are counted apart", []*bus.Call{call("a", "t", 0, 100), call("b", "t", 1, 100), call("c", "u", 2, 100), call("d", "u", 3, 100)}, 2, []string{"a", "b"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			most, peak := maxOpen(tc.calls, "Service-Access-Token")
+			most, peak := maxOpen(tc.calls)
 			if most != tc.most || len(peak) != len(tc.peak) {
 				t.Fatalf("maxOpen = %d %v, want %d %v", most, ids(peak), tc.most, tc.peak)
 			}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/addons"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/oauth"
@@ -18,8 +19,11 @@ var t0 = time.Date(2025, 6, 1, 9, 0, 0, 0, time.UTC)
 func call(at float64, method, path, token string, status int, opts ...func(*bus.Call)) *bus.Call {
 	c := &bus.Call{Time: t0.Add(time.Duration(at * float64(time.Second))), Method: method, Path: path, Status: status,
 		ReqHeader: http.Header{"Content-Type": {"application/json"}}, RespHeader: http.Header{}, RemoteAddr: "127.0.0.1:5000"}
+	// What the server's pipeline resolves and the recorder publishes.
+	c.Area = api.AreaOf(c.URLPath()).String()
 	if token != "" {
 		c.ReqHeader.Set(testHeaders.AccessToken, token)
+		c.Token, c.TokenHeader, c.AccessMode = token, testHeaders.AccessToken, "addon"
 	}
 	for _, o := range opts {
 		o(c)
