@@ -11,28 +11,25 @@ import (
 // as the traffic recorder saw it, with what the server's pipeline
 // resolved about it (route and token), so that no consumer (the contract
 // report, the runner, certify, the terminal UI) routes the path or reads
-// the token headers again.
+// the token headers again. An alias or method variant of a route (a PUT
+// sent as POST) has the operation and template of the route it serves;
+// the token is taken with the precedence of authentication (auth.TokenOf).
 type Call struct {
-	ID        string        `json:"id"`                  // the request id
-	Time      time.Time     `json:"time"`                // when the call came (sandbox clock)
-	Duration  time.Duration `json:"duration"`            // how long the answer took, in nanoseconds
-	Eshop     int           `json:"eshop,omitempty"`     // the e-shop called
-	TokenKind string        `json:"tokenKind,omitempty"` // private, addon or ""
-	Method    string        `json:"method"`              // the HTTP method
-	Path      string        `json:"path"`                // with query
-	Operation string        `json:"operation,omitempty"` // the operation, e.g. GetListOfOrders
-	// The route as the pipeline resolved it: an alias or method variant
-	// (a PUT sent as POST) has the operation and template of the route
-	// it serves.
-	Area   string            `json:"area,omitempty"`   // the part of the sandbox called: api, control, eshop or other
-	Route  string            `json:"route,omitempty"`  // the route's path template, e.g. /api/orders/{code} ("" when none matched)
-	Params map[string]string `json:"params,omitempty"` // the route's path parameters, e.g. code
-	// The token as the pipeline resolved it (the same precedence as its
-	// authentication: see auth.TokenOf).
-	Token       string `json:"token,omitempty"`       // the token sent ("" for none)
-	TokenHeader string `json:"tokenHeader,omitempty"` // the header it came in
-	AccessMode  string `json:"accessMode,omitempty"`  // the access mode that header claims: addon or private
-	Addon       string `json:"addon,omitempty"`       // the add-on the token was issued to, when the sandbox knows it
+	ID          string            `json:"id"`                    // the request id
+	Time        time.Time         `json:"time"`                  // when the call came (sandbox clock)
+	Duration    time.Duration     `json:"duration"`              // how long the answer took, in nanoseconds
+	Eshop       int               `json:"eshop,omitempty"`       // the e-shop called
+	TokenKind   string            `json:"tokenKind,omitempty"`   // private, addon or ""
+	Method      string            `json:"method"`                // the HTTP method
+	Path        string            `json:"path"`                  // with query
+	Operation   string            `json:"operation,omitempty"`   // the operation, e.g. GetListOfOrders
+	Area        string            `json:"area,omitempty"`        // the part of the sandbox called: api, control, eshop or other
+	Route       string            `json:"route,omitempty"`       // the route's path template, e.g. /api/orders/{code} ("" when none matched)
+	Params      map[string]string `json:"params,omitempty"`      // the route's path parameters, e.g. code
+	Token       string            `json:"token,omitempty"`       // the token sent ("" for none)
+	TokenHeader string            `json:"tokenHeader,omitempty"` // the header it came in
+	AccessMode  string            `json:"accessMode,omitempty"`  // the access mode that header claims: addon or private
+	Addon       string            `json:"addon,omitempty"`       // the add-on the token was issued to, when the sandbox knows it
 
 	Status     int         `json:"status"`                    // the HTTP status answered
 	Fault      string      `json:"fault,omitempty"`           // name of an applied scripted fault
