@@ -20,10 +20,11 @@ var resolvers = []string{"sandbox/core/api", "sandbox/core/auth", "sandbox/core/
 
 // afterPipeline are the trees of the packages that run after the
 // pipeline or read what it published: the sandbox's packages (behaviour,
-// tools, wiring) and the terminal UI. Not the root package sandbox (the
-// vocabulary, where sandbox.NewHeaders spells the header names) nor the
-// example add-on, a client of the API.
-var afterPipeline = []string{"sandbox", "tui"}
+// tools, wiring), the terminal UI and the sandbox command. Not the root
+// package sandbox (the vocabulary, where sandbox.NewHeaders spells the
+// header names) nor the example add-on and the other programs, clients
+// of the API that send tokens.
+var afterPipeline = []string{"sandbox", "tui", "cmd/sandbox"}
 
 // beforeOrBeside are the trees (or, for the root, the files directly in
 // it) left out of afterPipeline.
