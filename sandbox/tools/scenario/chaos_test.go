@@ -87,7 +87,7 @@ func TestChaosDraws(t *testing.T) {
 // open; private calls and other operations settle nothing.
 func TestChaosCoping(t *testing.T) {
 	h := sandbox.NewHeaders("")
-	rp := NewReport(h, nil)
+	rp := NewReport(nil)
 	t0 := time.Date(2025, 6, 2, 9, 0, 0, 0, time.UTC)
 	call := func(op, path, fault string, status int, private bool) {
 		hd := http.Header{"Content-Type": {"application/json"}}

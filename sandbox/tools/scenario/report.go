@@ -95,7 +95,6 @@ type Finding struct {
 // notes every rule a client breaks. It is fed through Observe and is safe
 // for concurrent use.
 type Report struct {
-	headers sandbox.Headers
 	async   func(operation string) bool
 	// unpaged, when set, tells the operations that never answer a
 	// paginator, whose bodies the paging rule need not search.
@@ -141,8 +140,8 @@ type pageState struct {
 
 // NewReport returns an empty report. async reports whether an operation
 // is asynchronous (nil: none is).
-func NewReport(h sandbox.Headers, async func(string) bool) *Report {
-	rp := &Report{headers: h, async: async, pay: payments{now: time.Now, within: sandbox.DefaultPaymentStatusWithin}}
+func NewReport(async func(string) bool) *Report {
+	rp := &Report{async: async, pay: payments{now: time.Now, within: sandbox.DefaultPaymentStatusWithin}}
 	rp.Clear()
 	return rp
 }

@@ -148,7 +148,7 @@ func TestReportRules(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			rp := NewReport(testHeaders, func(op string) bool { return op == "CreateProductsSnapshot" })
+			rp := NewReport(func(op string) bool { return op == "CreateProductsSnapshot" })
 			for _, x := range c.calls {
 				rp.Observe(x)
 			}
@@ -175,7 +175,7 @@ func TestReportInstall(t *testing.T) {
 		Exchanges: []addons.Attempt{{Exchange: oauth.Exchange{Accepted: true}}}}
 	refusedOther := &addons.Record{EshopID: 1001, Addon: "r", Answer: &addons.Answer{Status: 500}, Passed: false}
 	unreachable := &addons.Record{EshopID: 1001, Addon: "u", Passed: false}
-	rp := NewReport(testHeaders, nil)
+	rp := NewReport(nil)
 	b := bus.New()
 	b.Hook(rp.Hook)
 	for _, rec := range []*addons.Record{early, late, good, refusedOther, unreachable} {
@@ -204,7 +204,7 @@ func TestReportInstall(t *testing.T) {
 // TestReportStaysBounded: a long session keeps at most MaxFindings
 // findings (counting the rest) and forgets old bookkeeping.
 func TestReportStaysBounded(t *testing.T) {
-	rp := NewReport(testHeaders, nil)
+	rp := NewReport(nil)
 	for i := 0; i < MaxFindings+5; i++ {
 		rp.Observe(call(float64(i), "GET", "/api/orders?n="+jsonNum(i), "a", 200, noContentType))
 	}
