@@ -147,6 +147,8 @@ func checkBodies(t *testing.T, fset *token.FileSet, files []sourceFile) {
 		}
 		ast.Inspect(f.decl.Body, func(n ast.Node) bool {
 			switch x := n.(type) {
+			case *ast.FuncLit:
+				bodyParams(x.Type, tainted)
 			case *ast.AssignStmt:
 				for _, rhs := range x.Rhs {
 					if requestBody(rhs) || mentions(rhs, tainted) {
@@ -221,6 +223,26 @@ func checkBodies(t *testing.T, fset *token.FileSet, files []sourceFile) {
 				}
 			}
 		})
+	}
+}
+
+// bodyParams marks the parameters of a function literal that hold a
+// request's body by their name and type (body or raw, a []byte): what an
+// alias's When receives from the server.
+func bodyParams(ft *ast.FuncType, tainted map[string]bool) {
+	for _, fld := range ft.Params.List {
+		arr, ok := fld.Type.(*ast.ArrayType)
+		if !ok || arr.Len != nil {
+			continue
+		}
+		if elt, ok := arr.Elt.(*ast.Ident); !ok || elt.Name != "byte" {
+			continue
+		}
+		for _, n := range fld.Names {
+			if n.Name == "body" || n.Name == "raw" {
+				tainted[n.Name] = true
+			}
+		}
 	}
 }
 
