@@ -95,7 +95,7 @@ type Finding struct {
 // notes every rule a client breaks. It is fed through Observe and is safe
 // for concurrent use.
 type Report struct {
-	async   func(operation string) bool
+	async func(operation string) bool
 	// unpaged, when set, tells the operations that never answer a
 	// paginator, whose bodies the paging rule need not search.
 	unpaged func(operation string) bool
