@@ -183,7 +183,7 @@ func routeLiteral(e ast.Expr, areas bool) bool {
 // pipeline may route the request again from its URL: no request path or
 // URI (or a published call's Path) cut, prefixed, parsed or matched with
 // strings, path, url or regexp, compared with or switched on a path
-// literal, and no mux.Vars. (A fault's or an expectation's own path
+// literal, and no mux.Vars or api.AreaOf. (A fault's or an expectation's own path
 // pattern is matched against bus.Call.URLPath or api.Call.Path, which the
 // pipeline set; scenario.PathMatches takes the pattern apart, not the
 // route.) It names the file and line to fix: read CallOf(r) or the
@@ -204,6 +204,10 @@ func TestNothingAfterThePipelineRoutesAgain(t *testing.T) {
 				pkg, _ := sel.X.(*ast.Ident)
 				if pkg != nil && pkg.Name == "mux" && sel.Sel.Name == "Vars" {
 					report(x, "mux.Vars routes the request again")
+					return true
+				}
+				if pkg != nil && pkg.Name == "api" && sel.Sel.Name == "AreaOf" {
+					report(x, "api.AreaOf tells the area from the path again")
 					return true
 				}
 				if pkg == nil || !pathParsers[pkg.Name] {
