@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
 )
 
 // NoModule declares that an endpoint group or operation needs no module.

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
 	"github.com/eshop-sandbox/sandbox/schemas"
 )
 
