@@ -184,3 +184,18 @@ func sameToken(short, tok string) bool {
 	}
 	return strings.HasPrefix(tok, strings.TrimSuffix(short, "…"))
 }
+
+// TestControlRouteResolved: a control-plane call is published with its
+// route as the pipeline resolved it (area, template, path parameters)
+// and the e-shop its path names, with no token to tell it.
+func TestControlRouteResolved(t *testing.T) {
+	s := sandboxtest.New(t, sandbox.Config{})
+	r := s.Do(sandboxtest.Call{Path: "/_sandbox/eshops/1002/modules", ContentType: "-"})
+	if r.Status != 200 {
+		t.Fatalf("GET modules: %d %s", r.Status, r.Body)
+	}
+	row := trafficOf(t, s, r.Env.Metadata.RequestID)
+	if row.Area != "control" || row.Route != "/_sandbox/eshops/{eshopId}/modules" || row.Params["eshopId"] != "1002" || row.Eshop != 1002 || row.Operation == "" || row.Token != "" {
+		t.Fatalf("traffic row: %+v", row)
+	}
+}

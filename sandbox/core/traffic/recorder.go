@@ -264,6 +264,9 @@ func (r *Recorder) record(next http.Handler, w http.ResponseWriter, req *http.Re
 			reqSize = req.ContentLength
 		}
 		eshopID, kind := info.Caller() // refused calls too, when the token is known
+		if eshopID == 0 {
+			eshopID = info.EshopID() // a control or e-shop page route names its e-shop in the path
+		}
 		tok, _ := info.Token()
 		var params map[string]string
 		if len(info.Vars) > 0 {
