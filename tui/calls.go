@@ -6,14 +6,10 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
 )
 
-// controlPrefix starts the paths of the sandbox's own control plane,
-// whose calls (the UI's included) the calls table hides until asked.
-const controlPrefix = "/_sandbox"
-
-// isControl reports whether a call went to the control plane.
-func isControl(c *bus.Call) bool {
-	return c.Path == controlPrefix || strings.HasPrefix(c.Path, controlPrefix+"/") || strings.HasPrefix(c.Path, controlPrefix+"?")
-}
+// isControl reports whether a call went to the sandbox's own control
+// plane (by the area the sandbox resolved), whose calls (the UI's
+// included) the calls table hides until asked.
+func isControl(c *bus.Call) bool { return c.Control() }
 
 // callRows are the retained calls that pass the filter (and the
 // control-plane switch), in the order chosen (oldest first by default).

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -193,6 +194,12 @@ func testCall(i int, method, path string, status, eshop int) *bus.Call {
 		ReqHeader:  http.Header{"Content-Type": {"application/json"}, "Host": {"127.0.0.1:8080"}},
 		RespHeader: http.Header{"Content-Type": {"application/json"}, "X-Request-Id": {fmt.Sprintf("00000000-0000-4000-8000-%012d", i)}},
 		RespBody:   bus.NewBody([]byte(fmt.Sprintf(`{"data":{"n":%d},"errors":null,"metadata":{"requestId":"00000000-0000-4000-8000-%012d"}}`, i, i))),
+	}
+	// The area the sandbox's pipeline resolves and publishes.
+	if strings.HasPrefix(path, "/_sandbox") {
+		c.Area = bus.AreaControl
+	} else if strings.HasPrefix(path, "/api/") {
+		c.Area = bus.AreaAPI
 	}
 	if eshop != 0 {
 		c.TokenKind = "private"

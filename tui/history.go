@@ -1,9 +1,6 @@
 package tui
 
 import (
-	"net/http"
-	"strings"
-
 	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
 )
 
@@ -69,9 +66,12 @@ func (h *history) addCall(c *bus.Call) {
 
 // isReset reports a reset of the sandbox that went through.
 func isReset(c *bus.Call) bool {
-	p, _, _ := strings.Cut(c.Path, "?")
-	return c.Method == http.MethodPost && p == "/_sandbox/reset" && c.Status >= 200 && c.Status < 300
+	return c.Operation == opReset && c.Status >= 200 && c.Status < 300
 }
+
+// opReset is the operation of POST /_sandbox/reset, as the sandbox's
+// pipeline names it on every call it publishes.
+const opReset = "sandbox.reset"
 
 // dropQueued forgets the notifications still waiting for an attempt: a
 // reset emptied the webhook queues, so they will never be sent, and rows

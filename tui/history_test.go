@@ -26,10 +26,10 @@ func TestResetDropsQueuedNotifications(t *testing.T) {
 		call      bus.Call
 		wantQueue int
 	}{
-		{"reset", bus.Call{Method: http.MethodPost, Path: "/_sandbox/reset", Status: 200}, 0},
-		{"reset with a query", bus.Call{Method: http.MethodPost, Path: "/_sandbox/reset?eshop=1001", Status: 200}, 0},
-		{"refused reset", bus.Call{Method: http.MethodPost, Path: "/_sandbox/reset", Status: 403}, 2},
-		{"another call", bus.Call{Method: http.MethodPost, Path: "/_sandbox/clock", Status: 200}, 2},
+		{"reset", bus.Call{Method: http.MethodPost, Path: "/_sandbox/reset", Operation: "sandbox.reset", Status: 200}, 0},
+		{"reset with a query", bus.Call{Method: http.MethodPost, Path: "/_sandbox/reset?eshop=1001", Operation: "sandbox.reset", Status: 200}, 0},
+		{"refused reset", bus.Call{Method: http.MethodPost, Path: "/_sandbox/reset", Operation: "sandbox.reset", Status: 403}, 2},
+		{"another call", bus.Call{Method: http.MethodPost, Path: "/_sandbox/clock", Operation: "sandbox.clock.move", Status: 200}, 2},
 		{"a read of the reset path", bus.Call{Method: http.MethodGet, Path: "/_sandbox/reset", Status: 200}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -56,7 +56,7 @@ func scenarioModule(d *Deps) (*Module, error) {
 			unpaged[ep.Operation] = true
 		}
 	}
-	rp := scenario.NewReport(d.Headers, func(op string) bool { return async[op] })
+	rp := scenario.NewReport(func(op string) bool { return async[op] })
 	rp.SkipPaging(func(op string) bool { return unpaged[op] })
 	rp.WatchPayments(d.Clock.Now, d.Config.PaymentStatusWithin)
 	d.Bus.Hook(rp.Hook)

@@ -65,7 +65,11 @@ func (c *controller) modules(r *api.Request) (any, error) {
 
 func (c *controller) putModules(r *api.Request) (any, error) {
 	id, _ := strconv.Atoi(r.Var("eshopId"))
-	names, err := decodeModules(r.RawBody())
+	var body map[string]any
+	if _, err := r.Decode(&body, api.Decoding{NotObject: `Send a JSON object: {"modules": ["pricelists", "multipleStocks"]}.`}); err != nil {
+		return nil, err
+	}
+	names, err := moduleNames(body)
 	if err != nil {
 		return nil, err
 	}
@@ -141,18 +145,11 @@ func (c *controller) modulesView(id int, active []eshop.ActiveModule) ModulesVie
 	return v
 }
 
-// decodeModules reads {"modules": [names]}, bare or inside "data".
-func decodeModules(raw []byte) ([]string, error) {
-	v, err := api.DecodeJSON(raw)
-	if err != nil {
-		return nil, err
-	}
-	in, ok := v.(map[string]any)
+// moduleNames reads the decoded body {"modules": [names]}, bare or
+// inside "data".
+func moduleNames(in map[string]any) ([]string, error) {
 	if d, isData := in["data"].(map[string]any); isData && len(in) == 1 {
 		in = d
-	}
-	if !ok {
-		return nil, sandbox.Unprocessable(sandbox.CodeSchemaMismatch, "body", `Send a JSON object: {"modules": ["pricelists", "multipleStocks"]}.`)
 	}
 	for k := range in {
 		if k != "modules" {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/webhooks"
 )
@@ -153,17 +154,13 @@ func check(key string, body []byte, sig string) string {
 	return SignatureInvalid
 }
 
+// decodeBody decodes a delivery's body through the one body decoder, at
+// most maxBody bytes.
 func decodeBody(body []byte) (map[string]any, error) {
-	v, err := decodeJSON(body)
-	if err != nil {
-		return nil, err
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, sandbox.Unprocessable(sandbox.CodeSchemaMismatch, "body",
-			"A webhook body is a JSON object with eshopId, event, eventCreated and eventInstance.")
-	}
-	return m, nil
+	var m map[string]any
+	_, err := api.Decode(body, &m, api.Decoding{Limit: maxBody,
+		NotObject: "A webhook body is a JSON object with eshopId, event, eventCreated and eventInstance."})
+	return m, err
 }
 
 // List returns an inbox's entries, oldest first. With wait > 0 it first

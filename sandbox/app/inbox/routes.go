@@ -1,7 +1,6 @@
 package inbox
 
 import (
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -89,11 +88,7 @@ func (b *Inbox) receive(r *api.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	body, err := readBody(r.Request)
-	if err != nil {
-		return nil, err
-	}
-	return b.Receive(name, r.Header, body)
+	return b.Receive(name, r.Header, r.RawBody())
 }
 
 func (b *Inbox) clear(r *api.Request) (any, error) {
@@ -107,7 +102,7 @@ func (b *Inbox) clear(r *api.Request) (any, error) {
 // serveLocal is the in-process receiver the dispatcher calls: the same
 // answer as POST /_sandbox/inbox/<name>, without the HTTP server.
 func (b *Inbox) serveLocal(w http.ResponseWriter, r *http.Request, name string) {
-	body, err := readBody(r)
+	body, err := api.ReadBody(r, maxBody)
 	if err == nil {
 		var e Entry
 		if e, err = b.Receive(name, r.Header, body); err == nil {
@@ -117,19 +112,6 @@ func (b *Inbox) serveLocal(w http.ResponseWriter, r *http.Request, name string) 
 	}
 	api.WriteError(w, r, b.Headers, err)
 }
-
-func readBody(r *http.Request) ([]byte, error) {
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
-	if err != nil {
-		return nil, sandbox.Unprocessable(sandbox.CodeInvalidJSON, "body", "The request body could not be read: %v.", err)
-	}
-	if len(body) > maxBody {
-		return nil, sandbox.Errorf(sandbox.KindTooLarge, sandbox.CodeTooManyEntities, "body", "A webhook body is at most %d KiB.", maxBody>>10)
-	}
-	return body, nil
-}
-
-func decodeJSON(raw []byte) (any, error) { return api.DecodeJSON(raw) }
 
 func clip(s string) string {
 	if len(s) > 64 {

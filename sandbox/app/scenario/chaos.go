@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
 )
 
 // ChaosPrefix starts the name of every fault chaos injects, so the traffic
@@ -76,7 +78,7 @@ func (c *Chaos) Reset() {
 // are drawn on every add-on call, so whether one call is faulted does not
 // shift the faults of the calls after it.
 func (c *Chaos) Draw(f Facts) *Fault {
-	if f.Webhook || f.TokenKind != "addon" || !strings.HasPrefix(f.Path, "/api/") {
+	if f.Webhook || f.TokenKind != "addon" || f.Area != bus.AreaAPI {
 		return nil
 	}
 	c.mu.Lock()

@@ -15,7 +15,7 @@ import (
 func draws(c *Chaos, n int) []string {
 	out := make([]string, n)
 	for i := range out {
-		if f := c.Draw(Facts{Method: "GET", Path: "/api/orders", TokenKind: "addon"}); f != nil {
+		if f := c.Draw(Facts{Method: "GET", Path: "/api/orders", Area: "api", TokenKind: "addon"}); f != nil {
 			out[i] = f.Name
 		}
 	}
@@ -63,16 +63,16 @@ func TestChaosDraws(t *testing.T) {
 
 	all, _ := NewChaos(1, 1)
 	for _, f := range []Facts{
-		{Method: "GET", Path: "/api/orders", TokenKind: "private"},
-		{Method: "GET", Path: "/api/orders"},
+		{Method: "GET", Path: "/api/orders", Area: "api", TokenKind: "private"},
+		{Method: "GET", Path: "/api/orders", Area: "api"},
 		{Event: "order:create", Webhook: true, TokenKind: "addon"},
-		{Method: "GET", Path: "/eshops/1001/", TokenKind: "addon"},
+		{Method: "GET", Path: "/eshops/1001/", Area: "eshop", TokenKind: "addon"},
 	} {
 		if got := all.Draw(f); got != nil {
 			t.Errorf("%+v got %s", f, got.Name)
 		}
 	}
-	if got := all.Draw(Facts{Method: "GET", Path: "/api/orders", TokenKind: "addon"}); got == nil {
+	if got := all.Draw(Facts{Method: "GET", Path: "/api/orders", Area: "api", TokenKind: "addon"}); got == nil {
 		t.Error("rate 1 left an add-on call alone")
 	}
 	for _, r := range []float64{0, -0.1, 1.5} {
@@ -87,17 +87,21 @@ func TestChaosDraws(t *testing.T) {
 // open; private calls and other operations settle nothing.
 func TestChaosCoping(t *testing.T) {
 	h := sandbox.NewHeaders("")
-	rp := NewReport(h, nil)
+	rp := NewReport(nil)
 	t0 := time.Date(2025, 6, 2, 9, 0, 0, 0, time.UTC)
 	call := func(op, path, fault string, status int, private bool) {
 		hd := http.Header{"Content-Type": {"application/json"}}
+		c := &bus.Call{Time: t0, Received: t0, Eshop: 1001, Method: "GET", Path: path, Operation: op, Area: bus.AreaAPI, Status: status, Fault: fault, ReqHeader: hd, RespHeader: http.Header{}}
 		if private {
 			hd.Set(h.PrivateToken, "p")
+			c.Token, c.TokenHeader, c.AccessMode = "p", h.PrivateToken, "private"
 		} else {
 			hd.Set(h.AccessToken, "a")
+			c.Token, c.TokenHeader, c.AccessMode = "a", h.AccessToken, "addon"
 		}
 		t0 = t0.Add(time.Second)
-		rp.Observe(&bus.Call{ID: path + fault, Time: t0, Received: t0, Eshop: 1001, Method: "GET", Path: path, Operation: op, Status: status, Fault: fault, ReqHeader: hd, RespHeader: http.Header{}})
+		c.ID, c.Time, c.Received = path+fault, t0, t0
+		rp.Observe(c)
 	}
 	call("GetListOfOrders", "/api/orders", "chaos:locked", 423, false)
 	call("GetListOfOrders", "/api/orders", "chaos:internal-error", 500, false)

@@ -83,11 +83,14 @@ func Routes(e *Engine, rp *Report) []api.Route {
 		{Operation: "sandbox.faults.add", Method: http.MethodPost, Path: FaultsPath, BodySchema: faultBodySchema(), Answer: FaultView{},
 			Summary: "Add one fault while serving, in the scenario file's fault syntax (match, trigger, one action); answers it with its id",
 			Handler: func(r *api.Request) (any, error) {
-				raw := r.RawBody()
-				if _, err := api.DecodeJSON(raw); err != nil {
+				// The one body decoder checks size and syntax; the fault
+				// syntax (with the scenario file's rules and their
+				// line-numbered problems) is then read from the same bytes.
+				var doc any
+				if _, err := r.Decode(&doc, api.Decoding{}); err != nil {
 					return nil, err
 				}
-				f, err := ParseFault(raw)
+				f, err := ParseFault(r.RawBody())
 				if err != nil {
 					return nil, faultProblem(err)
 				}

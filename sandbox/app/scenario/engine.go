@@ -181,16 +181,14 @@ func (e *Engine) callFaultNames() []string {
 // The e-shop of a token is known even when the token may not call (an
 // expired token still belongs to its e-shop).
 func (e *Engine) facts(r *http.Request, c *api.Call) Facts {
-	f := Facts{Method: r.Method, Path: r.URL.Path, Header: r.Header, Operation: c.Operation()}
+	f := Facts{Method: r.Method, Path: c.Path, Area: c.Area.String(), Header: r.Header, Operation: c.Operation()}
 	f.Token, _ = c.Token()
 	f.TokenKind = c.TokenHeaderKind()
 	if e.needEshop.Load() {
 		f.Eshop = c.EshopID()
 	}
-	if e.needAddon.Load() && f.Token != "" {
-		if t := c.Identity().Token; t != nil {
-			f.Addon = t.Addon
-		}
+	if e.needAddon.Load() {
+		f.Addon = c.Addon()
 	}
 	return f
 }

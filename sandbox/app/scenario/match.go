@@ -13,9 +13,14 @@ import (
 
 // Facts are what a fault can match on: a call to the sandbox, or (Event
 // set, Webhook true) a webhook delivery to the add-on.
+//
+// The route and token facts are what the server's pipeline resolved
+// (api.Call, or the bus.Call the recorder published from it): nobody here
+// routes the path or reads the token headers again.
 type Facts struct {
 	Method    string
-	Path      string // without query
+	Path      string // without query, for a pattern's path
+	Area      string // api, control, eshop or other (bus.Area*)
 	Operation string
 	Eshop     int
 	Token     string

@@ -130,7 +130,7 @@ func TestReportJudgesOnlyWhatTheClientKnew(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			rp := NewReport(testHeaders, func(op string) bool { return op == "CreateProductsSnapshot" })
+			rp := NewReport(func(op string) bool { return op == "CreateProductsSnapshot" })
 			for _, x := range c.calls {
 				rp.Observe(x)
 			}

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"net/url"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -95,8 +95,7 @@ type Finding struct {
 // notes every rule a client breaks. It is fed through Observe and is safe
 // for concurrent use.
 type Report struct {
-	headers sandbox.Headers
-	async   func(operation string) bool
+	async func(operation string) bool
 	// unpaged, when set, tells the operations that never answer a
 	// paginator, whose bodies the paging rule need not search.
 	unpaged func(operation string) bool
@@ -141,8 +140,8 @@ type pageState struct {
 
 // NewReport returns an empty report. async reports whether an operation
 // is asynchronous (nil: none is).
-func NewReport(h sandbox.Headers, async func(string) bool) *Report {
-	rp := &Report{headers: h, async: async, pay: payments{now: time.Now, within: sandbox.DefaultPaymentStatusWithin}}
+func NewReport(async func(string) bool) *Report {
+	rp := &Report{async: async, pay: payments{now: time.Now, within: sandbox.DefaultPaymentStatusWithin}}
 	rp.Clear()
 	return rp
 }
@@ -258,11 +257,13 @@ func (rp *Report) ObserveInstall(rec *addons.InstallReport) {
 // on its way when a 429, a 422 or an expired-token answer went out is not
 // the client ignoring that answer.
 func (rp *Report) Observe(c *bus.Call) {
-	if c == nil || strings.HasPrefix(c.Path, "/_sandbox") || c.ReqHeader.Get("User-Agent") == RunnerAgent {
+	if c == nil || c.Control() || c.ReqHeader.Get("User-Agent") == RunnerAgent {
 		return
 	}
-	isAPI := strings.HasPrefix(c.Path, "/api/")
-	tok, kind := rp.token(c.ReqHeader)
+	isAPI := c.API()
+	// The token and its access mode as the server's pipeline resolved
+	// them (the precedence of its authentication), never read again here.
+	tok, kind := c.Token, c.AccessMode
 	identity := "t:" + tok
 	if tok == "" {
 		identity = "ip:" + host(c.RemoteAddr)
@@ -408,13 +409,11 @@ func (rp *Report) paging(c *bus.Call, identity string, add func(string, string, 
 		return
 	}
 	total, page := pg.Get("totalCount").Int(), pg.Get("page").Int()
-	u, err := url.Parse(c.Path)
-	if err != nil {
-		return
-	}
-	q := u.Query()
+	// One list is one route with its path parameters (an alias included)
+	// and its query but the page.
+	q := c.Query()
 	q.Del("page")
-	key := identity + " " + c.Method + " " + u.Path + "?" + q.Encode()
+	key := identity + " " + c.Method + " " + listKey(c) + "?" + q.Encode()
 	st := rp.pages[key]
 	switch {
 	case st != nil && page == st.page+1:
@@ -434,16 +433,23 @@ func (rp *Report) paging(c *bus.Call, identity string, add func(string, string, 
 	st.page, st.total = page, total
 }
 
-// token returns the call's token and its kind by header.
-func (rp *Report) token(h http.Header) (string, string) {
-	// By the canonical keys: Get would canonicalise the names on every call.
-	if v := h[rp.headers.AccessTokenKey]; len(v) > 0 && v[0] != "" {
-		return v[0], "addon"
+// listKey names the list a call read: its operation and path parameters
+// as the pipeline resolved them (the URL's path when no route matched).
+func listKey(c *bus.Call) string {
+	if c.Operation == "" {
+		return c.URLPath()
 	}
-	if v := h[rp.headers.PrivateTokenKey]; len(v) > 0 && v[0] != "" {
-		return v[0], "private"
+	names := make([]string, 0, len(c.Params))
+	for k := range c.Params {
+		names = append(names, k)
 	}
-	return "", ""
+	sort.Strings(names)
+	var b strings.Builder
+	b.WriteString(c.Operation)
+	for _, k := range names {
+		b.WriteString(" " + k + "=" + c.Params[k])
+	}
+	return b.String()
 }
 
 func host(addr string) string {

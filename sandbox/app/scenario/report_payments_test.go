@@ -56,7 +56,7 @@ func TestReportPaymentRules(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			now := t0
-			rp := NewReport(testHeaders, nil)
+			rp := NewReport(nil)
 			rp.WatchPayments(func() time.Time { return now }, time.Minute)
 			for _, ps := range tc.steps {
 				now = ps.Time
@@ -82,7 +82,7 @@ func TestReportPaymentRules(t *testing.T) {
 // status the e-shop maps the result to and the status set instead.
 func TestReportPaymentFinding(t *testing.T) {
 	now := t0
-	rp := NewReport(testHeaders, nil)
+	rp := NewReport(nil)
 	rp.WatchPayments(func() time.Time { return now }, 10*time.Second)
 	rp.ObservePayment(result(0, "2025000030", "paid", -5, true))
 	rp.ObservePayment(status(1, "2025000030", -2, false))

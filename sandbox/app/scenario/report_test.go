@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/addons"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/oauth"
@@ -18,8 +19,11 @@ var t0 = time.Date(2025, 6, 1, 9, 0, 0, 0, time.UTC)
 func call(at float64, method, path, token string, status int, opts ...func(*bus.Call)) *bus.Call {
 	c := &bus.Call{Time: t0.Add(time.Duration(at * float64(time.Second))), Method: method, Path: path, Status: status,
 		ReqHeader: http.Header{"Content-Type": {"application/json"}}, RespHeader: http.Header{}, RemoteAddr: "127.0.0.1:5000"}
+	// What the server's pipeline resolves and the recorder publishes.
+	c.Area = api.AreaOf(c.URLPath()).String()
 	if token != "" {
 		c.ReqHeader.Set(testHeaders.AccessToken, token)
+		c.Token, c.TokenHeader, c.AccessMode = token, testHeaders.AccessToken, "addon"
 	}
 	for _, o := range opts {
 		o(c)
@@ -144,7 +148,7 @@ func TestReportRules(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			rp := NewReport(testHeaders, func(op string) bool { return op == "CreateProductsSnapshot" })
+			rp := NewReport(func(op string) bool { return op == "CreateProductsSnapshot" })
 			for _, x := range c.calls {
 				rp.Observe(x)
 			}
@@ -171,7 +175,7 @@ func TestReportInstall(t *testing.T) {
 		Exchanges: []addons.Attempt{{Exchange: oauth.Exchange{Accepted: true}}}}
 	refusedOther := &addons.InstallReport{EshopID: 1001, Addon: "r", Answer: &addons.Answer{Status: 500}, Passed: false}
 	unreachable := &addons.InstallReport{EshopID: 1001, Addon: "u", Passed: false}
-	rp := NewReport(testHeaders, nil)
+	rp := NewReport(nil)
 	b := bus.New()
 	b.Hook(rp.Hook)
 	for _, rec := range []*addons.InstallReport{early, late, good, refusedOther, unreachable} {
@@ -200,7 +204,7 @@ func TestReportInstall(t *testing.T) {
 // TestReportStaysBounded: a long session keeps at most MaxFindings
 // findings (counting the rest) and forgets old bookkeeping.
 func TestReportStaysBounded(t *testing.T) {
-	rp := NewReport(testHeaders, nil)
+	rp := NewReport(nil)
 	for i := 0; i < MaxFindings+5; i++ {
 		rp.Observe(call(float64(i), "GET", "/api/orders?n="+jsonNum(i), "a", 200, noContentType))
 	}

@@ -1,7 +1,6 @@
 package surface
 
 import (
-	"encoding/json"
 	"net/http"
 
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
@@ -54,14 +53,13 @@ func keys(op string) map[string]bool {
 // body's data holds a field of the PUT's and none of the POST's.
 func bodyOf(putKeys, postKeys map[string]bool) func(body []byte) bool {
 	return func(raw []byte) bool {
-		var body struct {
-			Data map[string]json.RawMessage `json:"data"`
-		}
-		if json.Unmarshal(raw, &body) != nil {
+		var body map[string]any
+		if _, err := api.Decode(raw, &body, api.Decoding{}); err != nil {
 			return false
 		}
+		data, _ := body["data"].(map[string]any)
 		put, post := false, false
-		for k := range body.Data {
+		for k := range data {
 			put = put || putKeys[k]
 			post = post || postKeys[k]
 		}

@@ -333,3 +333,54 @@ func TestDecodeBody(t *testing.T) {
 		}
 	}
 }
+
+// TestDecode: the one body decoder bounds size (413) and nesting (422),
+// keeps numbers exact, tells an absent body from an empty one, and
+// answers the spec's 422 codes for syntax and shape.
+func TestDecode(t *testing.T) {
+	type thing struct {
+		N json.Number `json:"n"`
+	}
+	deep := strings.Repeat("[", MaxBodyDepth+1) + strings.Repeat("]", MaxBodyDepth+1)
+	for _, tc := range []struct {
+		name    string
+		raw     string
+		into    func() any
+		d       Decoding
+		kind    sandbox.Kind
+		code    string
+		present bool
+	}{
+		{"empty, required", ``, func() any { return &map[string]any{} }, Decoding{}, sandbox.KindUnprocessable, sandbox.CodeInvalidJSON, false},
+		{"empty, optional", ` `, func() any { return &map[string]any{} }, Decoding{Optional: true}, 0, "", false},
+		{"over the limit", `{"a":"` + strings.Repeat("x", 100) + `"}`, func() any { return &map[string]any{} }, Decoding{Limit: 64}, sandbox.KindTooLarge, sandbox.CodeTooManyEntities, true},
+		{"too deep", `{"a":` + deep + `}`, func() any { var v any; return &v }, Decoding{}, sandbox.KindUnprocessable, sandbox.CodeInvalidJSON, true},
+		{"a string in a brace is no nesting", `{"a":"` + deep + `"}`, func() any { return &map[string]any{} }, Decoding{}, 0, "", true},
+		{"not an object", `[1]`, func() any { var v any; return &v }, Decoding{}, sandbox.KindUnprocessable, sandbox.CodeSchemaMismatch, true},
+		{"any value allowed", `"all"`, func() any { var s string; return &s }, Decoding{AnyValue: true}, 0, "", true},
+		{"trailing data", `{} {}`, func() any { return &map[string]any{} }, Decoding{}, sandbox.KindUnprocessable, sandbox.CodeInvalidJSON, true},
+		{"unknown field of a struct", `{"n":1,"m":2}`, func() any { return &thing{} }, Decoding{}, sandbox.KindUnprocessable, sandbox.CodeSchemaMismatch, true},
+		{"exact number", `{"n":12345678901234567890.123456789}`, func() any { return &thing{} }, Decoding{}, 0, "", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			into := tc.into()
+			present, err := Decode([]byte(tc.raw), into, tc.d)
+			if present != tc.present {
+				t.Errorf("present = %v, want %v", present, tc.present)
+			}
+			if tc.code == "" {
+				if err != nil {
+					t.Fatalf("error %v", err)
+				}
+				if th, ok := into.(*thing); ok && th.N.String() != "12345678901234567890.123456789" {
+					t.Fatalf("number %s, not exact", th.N)
+				}
+				return
+			}
+			se := sandbox.AsError(err)
+			if err == nil || se.Kind != tc.kind || se.Code != tc.code {
+				t.Fatalf("error %#v, want kind %d %s", err, tc.kind, tc.code)
+			}
+		})
+	}
+}

@@ -2,7 +2,6 @@ package api
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -133,31 +132,4 @@ func bodyReadError(err error) string {
 		return "the connection ended before the whole body arrived"
 	}
 	return "the body is malformed (" + truncate(err.Error(), 80) + ")"
-}
-
-// DecodeBody decodes the request's JSON object body into v (a struct)
-// strictly: a body that is not valid JSON, not an object, or has a field
-// v does not know answers 422 naming the problem. An empty body leaves v
-// as it is and reports present false. Every handler that takes a typed
-// body reads it through here, within the server's one limit
-// (MaxBodyBytes).
-func (r *Request) DecodeBody(v any) (present bool, err error) {
-	raw := r.RawBody()
-	if len(bytes.TrimSpace(raw)) == 0 {
-		return false, nil
-	}
-	obj, err := DecodeJSON(raw)
-	if err != nil {
-		return true, err
-	}
-	if _, ok := obj.(map[string]any); !ok {
-		return true, sandbox.Unprocessable(sandbox.CodeSchemaMismatch, "body", "The request body must be a JSON object.")
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	dec.UseNumber()
-	if err := dec.Decode(v); err != nil {
-		return true, sandbox.Unprocessable(sandbox.CodeSchemaMismatch, "body", "The request body does not match: %s.", strings.TrimPrefix(err.Error(), "json: "))
-	}
-	return true, nil
 }

@@ -20,8 +20,13 @@ type Call struct {
 	RequestID string
 	// Area is the part of the sandbox the request is for.
 	Area Area
-	// Vars are the route's path variables.
+	// Vars are the route's path variables (its path parameters).
 	Vars map[string]string
+	// Path is the request's URL path as the server routed it, without
+	// the query: what a fault's or an expectation's path pattern is
+	// matched against. Nobody after the pipeline cuts it up to learn the
+	// route; they read Operation, Template and Vars.
+	Path string
 
 	// Eshop, TokenKind and Fault are what the pipeline learned about the
 	// call for those who observe it (traffic rows, the terminal UI): the
@@ -119,6 +124,17 @@ func (c *Call) Operation() string {
 	return ""
 }
 
+// Template is the path template of the route the request takes, as
+// people write it ("/api/orders/{code}"): the route's own, also for a call
+// on one of its aliases, which share its operation. "" when no route
+// matches.
+func (c *Call) Template() string {
+	if rt := c.Route(); rt != nil {
+		return rt.Template()
+	}
+	return ""
+}
+
 // Token is the token the request carries ("" for none) and whether it came
 // in the private header. With conflicting token headers it is the first.
 func (c *Call) Token() (tok string, private bool) { return c.token, c.private }
@@ -133,6 +149,31 @@ func (c *Call) TokenHeaderKind() string {
 		return auth.KindPrivate
 	}
 	return auth.KindAddon
+}
+
+// TokenHeader names the header the token came in (the add-on access
+// header or the private one, with the server's header word); "" without
+// a token.
+func (c *Call) TokenHeader() string {
+	switch {
+	case c.token == "" || c.srv == nil:
+		return ""
+	case c.private:
+		return c.srv.headers.PrivateToken
+	}
+	return c.srv.headers.AccessToken
+}
+
+// Addon is the add-on the call's token was issued to, whether or not the
+// token may call now ("" for a private or unknown token, or none).
+func (c *Call) Addon() string {
+	if c.token == "" {
+		return ""
+	}
+	if t := c.Identity().Token; t != nil {
+		return t.Addon
+	}
+	return ""
 }
 
 // Identity resolves the caller's token once per request: the stored record

@@ -2,16 +2,13 @@ package api
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
@@ -138,28 +135,6 @@ func (r *Request) BoolQuery(name string) (bool, error) {
 		"Query parameter %s must be true or false, not %q.", name, truncate(v, 40))
 }
 
-// Body reads, parses and validates the JSON body against the route's
-// request schema. Unparseable or mismatching bodies answer 422 naming the
-// failing field. Numbers stay json.Number, never float64.
-func (r *Request) Body() (map[string]any, error) {
-	v, err := DecodeJSON(r.RawBody())
-	if err != nil {
-		return nil, err
-	}
-	obj, ok := v.(map[string]any)
-	if !ok {
-		return nil, sandbox.Unprocessable(sandbox.CodeSchemaMismatch, "body", "The request body must be a JSON object with the fields in \"data\".")
-	}
-	if r.server.requestSchema != nil {
-		if sch := r.server.requestSchema(r.Route.Operation); sch != nil {
-			if err := sch.Validate(obj); err != nil {
-				return nil, SchemaError(err)
-			}
-		}
-	}
-	return obj, nil
-}
-
 // RawBody is the request body as it arrived (read once by the server,
 // within MaxBodyBytes; nil when there is none).
 func (r *Request) RawBody() []byte {
@@ -168,39 +143,6 @@ func (r *Request) RawBody() []byte {
 	}
 	raw, _ := io.ReadAll(io.LimitReader(r.Request.Body, MaxBodyBytes))
 	return raw
-}
-
-// DecodeJSON parses a JSON document with numbers kept as json.Number.
-// Empty input, invalid UTF-8, syntax errors and trailing data answer 422.
-func DecodeJSON(raw []byte) (any, error) {
-	if len(bytes.TrimSpace(raw)) == 0 {
-		return nil, sandbox.Unprocessable(sandbox.CodeInvalidJSON, "body", "The request body is empty; a JSON object is expected.")
-	}
-	if !utf8.Valid(raw) {
-		return nil, sandbox.Unprocessable(sandbox.CodeInvalidJSON, "body", "The request body is not valid UTF-8.")
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, sandbox.Unprocessable(sandbox.CodeInvalidJSON, "body", "The request body is not valid JSON: %s.", describeJSONError(raw, err))
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, sandbox.Unprocessable(sandbox.CodeInvalidJSON, "body", "The request body has data after the JSON value.")
-	}
-	return v, nil
-}
-
-func describeJSONError(raw []byte, err error) string {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		line, col := LineCol(raw, int(se.Offset))
-		return fmt.Sprintf("%s at line %d, column %d", se.Error(), line, col)
-	}
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		return "unexpected end of input"
-	}
-	return err.Error()
 }
 
 // LineCol converts a byte offset into a 1-based line and column.

@@ -136,6 +136,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // resolve fills the call's route, variables, area and token headers.
 func (s *Server) resolve(c *Call, r *http.Request) {
 	c.entries, c.Vars = s.match.match(r)
+	c.Path = r.URL.Path
 	if len(c.entries) > 0 {
 		c.Area = c.entries[0].route.Area()
 	} else {

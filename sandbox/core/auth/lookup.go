@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
@@ -70,6 +71,23 @@ func TokenOf(hdr http.Header, h sandbox.Headers) (tok string, private bool, err 
 	}
 	return "", false, sandbox.Errorf(sandbox.KindUnauthorized, sandbox.CodeMissingToken, "access-token",
 		"Missing access token: send the %s header (add-on access) or the %s header (private access).", h.AccessToken, h.PrivateToken)
+}
+
+// OtherWordHeaders names the token headers of a request spelled with
+// another brand word than the sandbox's (Acme-Access-Token where it
+// reads Service-Access-Token): the pipeline does not take a token from
+// them, and certify tells the developer which word the add-on speaks.
+// Only auth spells the token headers out.
+func OtherWordHeaders(hdr http.Header, word string) (headers, words []string) {
+	for k := range hdr {
+		for _, suffix := range []string{"-Access-Token", "-Private-Api-Token"} {
+			w, ok := strings.CutSuffix(k, suffix)
+			if ok && w != "" && !strings.EqualFold(w, word) {
+				headers, words = append(headers, k), append(words, w)
+			}
+		}
+	}
+	return headers, words
 }
 
 // Identify looks a token up as sent in the private header (private true)

@@ -2,27 +2,42 @@ package bus
 
 import (
 	"net/http"
+	"net/url"
+	"strings"
 	"time"
 )
 
 // Call is the TopicCall payload: one finished request to the sandbox,
-// as the traffic recorder saw it.
+// as the traffic recorder saw it, with what the server's pipeline
+// resolved about it (route and token), so that no consumer (the contract
+// report, the runner, certify, the terminal UI) routes the path or reads
+// the token headers again. An alias or method variant of a route (a PUT
+// sent as POST) has the operation and template of the route it serves;
+// the token is taken with the precedence of authentication (auth.TokenOf).
 type Call struct {
-	ID         string        `json:"id"`                        // the request id
-	Time       time.Time     `json:"time"`                      // when the call came (sandbox clock)
-	Duration   time.Duration `json:"duration"`                  // how long the answer took, in nanoseconds
-	Eshop      int           `json:"eshop,omitempty"`           // the e-shop called
-	TokenKind  string        `json:"tokenKind,omitempty"`       // private, addon or ""
-	Method     string        `json:"method"`                    // the HTTP method
-	Path       string        `json:"path"`                      // with query
-	Operation  string        `json:"operation,omitempty"`       // the operation, e.g. GetListOfOrders
-	Status     int           `json:"status"`                    // the HTTP status answered
-	Fault      string        `json:"fault,omitempty"`           // name of an applied scripted fault
-	ReqHeader  http.Header   `json:"requestHeaders,omitempty"`  // the request headers
-	ReqBody    []byte        `json:"requestBody,omitempty"`     // the request body (base64), capped
-	RespHeader http.Header   `json:"responseHeaders,omitempty"` // the answer's headers
-	RespBody   Body          `json:"responseBody,omitzero"`     // the answer's body, capped
-	RemoteAddr string        `json:"remoteAddr,omitempty"`      // the caller's address
+	ID          string            `json:"id"`                    // the request id
+	Time        time.Time         `json:"time"`                  // when the call came (sandbox clock)
+	Duration    time.Duration     `json:"duration"`              // how long the answer took, in nanoseconds
+	Eshop       int               `json:"eshop,omitempty"`       // the e-shop called
+	TokenKind   string            `json:"tokenKind,omitempty"`   // private, addon or ""
+	Method      string            `json:"method"`                // the HTTP method
+	Path        string            `json:"path"`                  // with query
+	Operation   string            `json:"operation,omitempty"`   // the operation, e.g. GetListOfOrders
+	Area        string            `json:"area,omitempty"`        // the part of the sandbox called: api, control, eshop or other
+	Route       string            `json:"route,omitempty"`       // the route's path template, e.g. /api/orders/{code} ("" when none matched)
+	Params      map[string]string `json:"params,omitempty"`      // the route's path parameters, e.g. code
+	Token       string            `json:"token,omitempty"`       // the token sent ("" for none)
+	TokenHeader string            `json:"tokenHeader,omitempty"` // the header it came in
+	AccessMode  string            `json:"accessMode,omitempty"`  // the access mode that header claims: addon or private
+	Addon       string            `json:"addon,omitempty"`       // the add-on the token was issued to, when the sandbox knows it
+
+	Status     int         `json:"status"`                    // the HTTP status answered
+	Fault      string      `json:"fault,omitempty"`           // name of an applied scripted fault
+	ReqHeader  http.Header `json:"requestHeaders,omitempty"`  // the request headers
+	ReqBody    []byte      `json:"requestBody,omitempty"`     // the request body (base64), capped
+	RespHeader http.Header `json:"responseHeaders,omitempty"` // the answer's headers
+	RespBody   Body        `json:"responseBody,omitzero"`     // the answer's body, capped
+	RemoteAddr string      `json:"remoteAddr,omitempty"`      // the caller's address
 	// Received is when the sandbox began recording the call, on the wall
 	// clock with its monotonic reading; Received+Duration is when the
 	// answer was complete. The contract report orders calls by these
@@ -35,6 +50,43 @@ type Call struct {
 	ReqBodySize  int64 `json:"requestBodySize,omitempty"`
 	RespBodySize int64 `json:"responseBodySize,omitempty"` // the answer body's full length
 	Truncated    bool  `json:"truncated,omitempty"`        // whether a body was cut to the cap
+}
+
+// Areas of Call.Area (api.Area's names).
+const (
+	AreaAPI     = "api"
+	AreaControl = "control"
+	AreaEshop   = "eshop"
+	AreaOther   = "other"
+)
+
+// Control reports whether the call went to the sandbox's control plane.
+func (c *Call) Control() bool { return c.Area == AreaControl }
+
+// API reports whether the call went to the service's API (/api/...).
+func (c *Call) API() bool { return c.Area == AreaAPI }
+
+// URLPath is the call's path without its query, for path patterns (a
+// fault's or an expectation's); the route is in Operation, Route and
+// Params.
+func (c *Call) URLPath() string {
+	if i := strings.IndexByte(c.Path, '?'); i >= 0 {
+		return c.Path[:i]
+	}
+	return c.Path
+}
+
+// Query is the call's query (empty for none or one that does not parse).
+func (c *Call) Query() url.Values {
+	i := strings.IndexByte(c.Path, '?')
+	if i < 0 {
+		return url.Values{}
+	}
+	q, _ := url.ParseQuery(c.Path[i+1:])
+	if q == nil {
+		q = url.Values{}
+	}
+	return q
 }
 
 // Delivery is the TopicDelivery payload: one attempt to deliver a webhook

@@ -61,14 +61,6 @@ func viewOf(c sandbox.Limits) LimitsView {
 
 func (l *Limiter) getLimits(*api.Request) (any, error) { return viewOf(l.Config()), nil }
 
-func decode(r *api.Request, v any) error {
-	present, err := r.DecodeBody(v)
-	if err == nil && !present {
-		return sandbox.Unprocessable(sandbox.CodeInvalidJSON, "body", "The request body is empty; a JSON object is expected.")
-	}
-	return err
-}
-
 func parseDuration(field, s string) (time.Duration, error) {
 	d, err := time.ParseDuration(s)
 	if err != nil || d < 0 {
@@ -87,7 +79,7 @@ func (l *Limiter) setLimits(r *api.Request) (any, error) {
 		BucketLeak       *string `json:"bucketLeak"`
 		WriteLockTimeout *string `json:"writeLockTimeout"`
 	}
-	if err := decode(r, &in); err != nil {
+	if _, err := r.Decode(&in, api.Decoding{}); err != nil {
 		return nil, err
 	}
 	c := l.Config()
@@ -128,7 +120,7 @@ func (l *Limiter) setMaintenance(r *api.Request) (any, error) {
 		Message string `json:"message"`
 		For     string `json:"for"`
 	}
-	if err := decode(r, &in); err != nil {
+	if _, err := r.Decode(&in, api.Decoding{}); err != nil {
 		return nil, err
 	}
 	if !in.On {
@@ -167,7 +159,7 @@ func (l *Limiter) setDeprecation(r *api.Request) (any, error) {
 		Operation string `json:"operation"`
 		Sunset    string `json:"sunset"`
 	}
-	if err := decode(r, &in); err != nil {
+	if _, err := r.Decode(&in, api.Decoding{}); err != nil {
 		return nil, err
 	}
 	if in.Operation == "" {

@@ -6,8 +6,6 @@ import (
 	"encoding/hex"
 	"log/slog"
 	"net/http"
-	"path"
-	"strings"
 	"sync"
 	"time"
 
@@ -190,21 +188,24 @@ func (r *Recorder) Decorator() api.Decorator {
 // and serves the live stream (which must own its connection).
 func (r *Recorder) Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		switch req.URL.Path {
-		case HistoryPath:
-			if req.Method == http.MethodGet {
-				if q, err := parseQuery(req); err == nil && q.follow {
-					r.serveStream(w, req, q)
-					return
-				}
+		c := api.CallOf(req)
+		if c == nil { // outside the server (tests of the recorder alone)
+			c = &api.Call{}
+			req = api.WithCall(req, c)
+		}
+		switch c.Operation() {
+		case opHistory:
+			if q, err := parseQuery(req); err == nil && q.follow {
+				r.serveStream(w, req, q)
+				return
 			}
 			next.ServeHTTP(w, req) // the route answers, or explains what is wrong
 			return
-		case HARPath:
+		case opHAR:
 			next.ServeHTTP(w, req)
 			return
 		}
-		if req.Method == http.MethodGet && controlRead(req.URL.Path) && req.Header.Get(UnrecordedHeader) != "" {
+		if controlRead(c, req.Method) && req.Header.Get(UnrecordedHeader) != "" {
 			next.ServeHTTP(w, req)
 			return
 		}
@@ -212,9 +213,17 @@ func (r *Recorder) Middleware(next http.Handler) http.Handler {
 	})
 }
 
-// controlRead reports whether a path is a clean control-plane path.
-func controlRead(p string) bool {
-	return strings.HasPrefix(p, "/_sandbox/") && path.Clean(p) == p
+// Operations of the traffic routes (see Routes): the middleware knows its
+// own endpoints by the operation the server resolved, not by their paths.
+const (
+	opHistory = "sandbox.traffic"
+	opHAR     = "sandbox.traffic.har"
+)
+
+// controlRead reports whether a call reads a control-plane route (a path
+// no route matches, an unclean one included, is not one).
+func controlRead(c *api.Call, method string) bool {
+	return method == http.MethodGet && c.Area == api.AreaControl && c.Route() != nil
 }
 
 func (r *Recorder) record(next http.Handler, w http.ResponseWriter, req *http.Request) {
@@ -255,6 +264,14 @@ func (r *Recorder) record(next http.Handler, w http.ResponseWriter, req *http.Re
 			reqSize = req.ContentLength
 		}
 		eshopID, kind := info.Caller() // refused calls too, when the token is known
+		if eshopID == 0 {
+			eshopID = info.EshopID() // a control or e-shop page route names its e-shop in the path
+		}
+		tok, _ := info.Token()
+		var params map[string]string
+		if len(info.Vars) > 0 {
+			params = info.Vars
+		}
 		r.d.Bus.Emit(bus.TopicCall, &bus.Call{
 			ID:           api.RequestIDOf(req),
 			Time:         at,
@@ -264,6 +281,13 @@ func (r *Recorder) record(next http.Handler, w http.ResponseWriter, req *http.Re
 			Method:       req.Method,
 			Path:         req.URL.RequestURI(),
 			Operation:    info.Operation(),
+			Area:         info.Area.String(),
+			Route:        info.Template(),
+			Params:       params,
+			Token:        tok,
+			TokenHeader:  info.TokenHeader(),
+			AccessMode:   info.TokenHeaderKind(),
+			Addon:        info.Addon(),
 			Fault:        info.Fault,
 			Status:       status,
 			ReqHeader:    reqHeader,
@@ -286,7 +310,7 @@ func (r *Recorder) record(next http.Handler, w http.ResponseWriter, req *http.Re
 // history and explains bad parameters.
 func (r *Recorder) Routes() []api.Route {
 	return []api.Route{
-		{Operation: "sandbox.traffic", Method: http.MethodGet, Path: HistoryPath, Handler: r.getHistory, Public: true, NoContentType: true, Answer: Snapshot{}},
-		{Operation: "sandbox.traffic.har", Method: http.MethodGet, Path: HARPath, Handler: r.getHAR, Public: true, NoContentType: true},
+		{Operation: opHistory, Method: http.MethodGet, Path: HistoryPath, Handler: r.getHistory, Public: true, NoContentType: true, Answer: Snapshot{}},
+		{Operation: opHAR, Method: http.MethodGet, Path: HARPath, Handler: r.getHAR, Public: true, NoContentType: true},
 	}
 }

@@ -22,9 +22,7 @@
 package addons
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -125,13 +123,10 @@ func eshopOf(r *api.Request) int {
 	return id
 }
 
-// decodeStrict decodes one item of a body already parsed (an endpoint
-// entry) into v, refusing unknown fields with a 422 naming the field.
-func decodeStrict(raw []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return sandbox.Unprocessable(sandbox.CodeSchemaMismatch, "body", "The request body does not match: %v.", err)
-	}
-	return nil
+// decodePart decodes a part of a body already taken apart (the endpoints
+// field, one of its items) through the one body decoder: strictly into a
+// struct, with a 422 naming the problem.
+func decodePart(raw []byte, v any) error {
+	_, err := api.Decode(raw, v, api.Decoding{AnyValue: true})
+	return err
 }

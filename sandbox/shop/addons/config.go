@@ -288,14 +288,14 @@ func (s *Service) parseEndpoints(field json.RawMessage, approve bool) ([]wantedE
 	var raw []json.RawMessage
 	var word string
 	switch {
-	case json.Unmarshal(field, &word) == nil:
+	case decodePart(field, &word) == nil:
 		if word != "all" {
 			return nil, sandbox.Unprocessable(sandbox.CodeSchemaMismatch, "endpoints", `Field endpoints must be "all" or a list of endpoints, not %q.`, word)
 		}
 		for _, op := range s.allOperations() {
 			raw = append(raw, json.RawMessage(strconv.Quote(op)))
 		}
-	case json.Unmarshal(field, &raw) == nil:
+	case decodePart(field, &raw) == nil:
 	default:
 		return nil, sandbox.Unprocessable(sandbox.CodeSchemaMismatch, "endpoints", `Field endpoints must be "all" or a list of endpoints such as ["GetListOfOrders", "GET /api/orders/{code}"].`)
 	}
@@ -327,13 +327,13 @@ func (s *Service) parseEndpointList(raw []json.RawMessage) ([]wantedEndpoint, er
 		inst := fmt.Sprintf("endpoints[%d]", i)
 		var w wantedEndpoint
 		var name string
-		if json.Unmarshal(item, &name) != nil {
+		if decodePart(item, &name) != nil {
 			var o struct {
 				Endpoint string `json:"endpoint"`
 				Approved *bool  `json:"approved"`
 				Action   string `json:"action"`
 			}
-			if err := decodeStrict(item, &o); err != nil {
+			if err := decodePart(item, &o); err != nil {
 				return nil, sandbox.Unprocessable(sandbox.CodeSchemaMismatch, inst, `Field %s must be an operation name or {"endpoint": ..., "approved": ..., "action": ...}.`, inst)
 			}
 			name, w.approved, w.action = o.Endpoint, o.Approved, o.Action

@@ -1,7 +1,6 @@
 package jobs
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http"
 	"sort"
@@ -111,11 +110,12 @@ type FailNextBody struct {
 
 func (s *Service) failNext(r *api.Request) (any, error) {
 	f := Fault{Mode: FaultFail}
-	if len(bytes.TrimSpace(r.RawBody())) > 0 {
-		body, err := r.Body()
-		if err != nil {
-			return nil, err
-		}
+	var body map[string]any
+	present, err := r.Decode(&body, api.Decoding{Optional: true})
+	if err != nil {
+		return nil, err
+	}
+	if present {
 		if v, ok := body["mode"].(string); ok && v != "" {
 			f.Mode = v
 		}

@@ -1,9 +1,7 @@
 package oauth
 
 import (
-	"bytes"
 	"crypto/subtle"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"mime"
@@ -177,10 +175,10 @@ func parseTokenRequest(contentType string, raw []byte) (*tokenRequest, error) {
 			fields[k] = vals.Get(k)
 		}
 	} else {
+		// Through the one body decoder; its refusal becomes the OAuth
+		// server's own (400 invalid_request), as the token endpoint answers.
 		var m map[string]any
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.UseNumber()
-		if err := dec.Decode(&m); err != nil || m == nil {
+		if _, err := api.Decode(raw, &m, api.Decoding{}); err != nil || m == nil {
 			return nil, refuse(http.StatusBadRequest, "invalid_request", ReasonBadRequest,
 				"The body must be a JSON object with client_id, client_secret, code, redirect_uri, grant_type and scope (Content-Type: application/json).")
 		}

@@ -152,15 +152,16 @@ func (s *Service) explainEvent(err error, raw []byte) error {
 	if _, scanErr := fmt.Sscanf(e.Instance, "data[%d].event", &i); scanErr != nil {
 		return err
 	}
-	var body struct {
-		Data []struct {
-			Event any `json:"event"`
-		} `json:"data"`
-	}
-	if json.Unmarshal(raw, &body) != nil || i >= len(body.Data) {
+	var body map[string]any
+	if _, derr := api.Decode(raw, &body, api.Decoding{}); derr != nil {
 		return err
 	}
-	name, ok := body.Data[i].Event.(string)
+	rows, _ := body["data"].([]any)
+	if i >= len(rows) {
+		return err
+	}
+	row, _ := rows[i].(map[string]any)
+	name, ok := row["event"].(string)
 	if !ok {
 		return err
 	}

@@ -76,7 +76,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 	s.stopAddon()
 	if s.played != nil {
-		rep.Writes = s.played.writes(s.headers.AccessToken)
+		rep.Writes = s.played.writes()
 	}
 	rep.Checks = s.res.ordered(why)
 	rep.Notes = s.notes

@@ -12,6 +12,7 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/auth"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
 )
 
@@ -96,7 +97,7 @@ func retriesIn(fs findings, r round) findings {
 func (s *suite) lines(cs []*bus.Call) []string {
 	out := make([]string, 0, len(cs))
 	for _, c := range cs {
-		out = append(out, describeCall(c, s.headers.AccessToken))
+		out = append(out, describeCall(c))
 	}
 	return out
 }
@@ -135,13 +136,9 @@ func (s *suite) otherWords(api []*bus.Call) []string {
 		if c.Status != http.StatusUnauthorized {
 			continue
 		}
-		for k := range c.ReqHeader {
-			for _, suffix := range []string{"-Access-Token", "-Private-Api-Token"} {
-				word, ok := strings.CutSuffix(k, suffix)
-				if ok && word != "" && !strings.EqualFold(word, s.app.Config.HeaderPrefix) {
-					counts[other{word, k}]++
-				}
-			}
+		headers, words := auth.OtherWordHeaders(c.ReqHeader, s.app.Config.HeaderPrefix)
+		for i, k := range headers {
+			counts[other{words[i], k}]++
 		}
 	}
 	seen := make([]other, 0, len(counts))
@@ -199,7 +196,7 @@ func (s *suite) judgeJobs(api []*bus.Call, fs findings) {
 		switch {
 		case async[c.Operation]:
 			calls = append(calls, c)
-		case c.Method == http.MethodPost && c.Path == "/api/webhooks" && c.Status/100 == 2 && bytes.Contains(c.ReqBody, []byte("job:finished")):
+		case c.Operation == opRegisterWebhooks && c.Status/100 == 2 && bytes.Contains(c.ReqBody, []byte("job:finished")):
 			hooks = append(hooks, c)
 		}
 	}
@@ -233,7 +230,7 @@ func (s *suite) judgeConcurrency(api []*bus.Call, fs findings) {
 		s.res.set(CheckConcurrency, NotExercised, noCalls, nil)
 		return
 	}
-	most, peak := maxOpen(api, s.headers.AccessToken)
+	most, peak := maxOpen(api)
 	burst, burstCalls := "", 0
 	if p := s.played; p != nil {
 		for _, c := range p.burst {
@@ -269,7 +266,7 @@ const maxConns = 3
 // maxOpen is the most API calls open at once with one token, as the
 // sandbox saw them (from its start of a call to the end of its answer),
 // and the calls open at that moment.
-func maxOpen(cs []*bus.Call, tokenHeader string) (int, []*bus.Call) {
+func maxOpen(cs []*bus.Call) (int, []*bus.Call) {
 	type edge struct {
 		at    time.Time
 		open  bool
@@ -278,7 +275,7 @@ func maxOpen(cs []*bus.Call, tokenHeader string) (int, []*bus.Call) {
 	}
 	byToken := map[string][]edge{}
 	for i, c := range cs {
-		tok := c.ReqHeader.Get(tokenHeader)
+		tok := c.Token
 		byToken[tok] = append(byToken[tok], edge{startOf(c), true, c, i}, edge{endOf(c), false, c, i})
 	}
 	toks := make([]string, 0, len(byToken))
@@ -356,7 +353,7 @@ func (s *suite) judgeRetryAfter(fs findings) {
 		if !r.met(x.status, &notes) {
 			continue
 		}
-		ev = append(ev, describeCall(r.faulted, s.headers.AccessToken))
+		ev = append(ev, describeCall(r.faulted))
 		var next []*bus.Call
 		for _, c := range r.after(r.faulted) {
 			if !x.same || (c.Method == r.faulted.Method && c.Path == r.faulted.Path) {
@@ -405,7 +402,7 @@ func (s *suite) judgeMaintenance(fs findings) {
 		return
 	}
 	next := r.after(r.faulted)
-	ev := append([]string{describeCall(r.faulted, s.headers.AccessToken)}, s.lines(next)...)
+	ev := append([]string{describeCall(r.faulted)}, s.lines(next)...)
 	// A call the add-on sent after it had the 503 and that met the window
 	// still open (another 503) came far sooner than "retry in minutes".
 	var during []string
@@ -442,7 +439,7 @@ func (s *suite) judgeNoRetry(fs findings) {
 			continue
 		}
 		exercised = true
-		ev = append(ev, describeCall(r.faulted, s.headers.AccessToken))
+		ev = append(ev, describeCall(r.faulted))
 		found := retriesIn(fs, r)
 		ev = append(ev, s.lines(found.calls(r.calls))...)
 		bad = append(bad, found...)
@@ -462,8 +459,8 @@ func (s *suite) judgeExpired(fs findings) {
 		s.res.set(CheckExpiredToken, NotExercised, "No API call of the add-on met the expired token.", nil)
 		return
 	}
-	old := r.faulted.ReqHeader.Get(s.headers.AccessToken)
-	ev := []string{describeCall(r.faulted, s.headers.AccessToken)}
+	old := r.faulted.Token
+	ev := []string{describeCall(r.faulted)}
 	// The calls up to the first with another token: the token request
 	// among them. A call with the old token that was already on its way
 	// when the 401 went out is no reuse; the contract report tells those
@@ -473,8 +470,8 @@ func (s *suite) judgeExpired(fs findings) {
 		if c == r.faulted || startOf(c).Before(endOf(r.faulted)) {
 			continue
 		}
-		ev = append(ev, describeCall(c, s.headers.AccessToken))
-		if isAPI(c) && c.ReqHeader.Get(s.headers.AccessToken) != old {
+		ev = append(ev, describeCall(c))
+		if isAPI(c) && c.Token != old {
 			renewed = true
 			break
 		}

@@ -17,7 +17,7 @@ func TestMaxOpen(t *testing.T) {
 	call := func(id, tok string, start, ms int) *bus.Call {
 		h := http.Header{}
 		h.Set("Service-Access-Token", tok)
-		return &bus.Call{ID: id, ReqHeader: h, Received: t0.Add(time.Duration(start) * time.Millisecond), Duration: time.Duration(ms) * time.Millisecond}
+		return &bus.Call{ID: id, ReqHeader: h, Token: tok, TokenHeader: "Service-Access-Token", AccessMode: "addon", Received: t0.Add(time.Duration(start) * time.Millisecond), Duration: time.Duration(ms) * time.Millisecond}
 	}
 	for _, tc := range []struct {
 		name  string
@@ -32,7 +32,7 @@ func TestMaxOpen(t *testing.T) {
 		{"two tokens are counted apart", []*bus.Call{call("a", "t", 0, 100), call("b", "t", 1, 100), call("c", "u", 2, 100), call("d", "u", 3, 100)}, 2, []string{"a", "b"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			most, peak := maxOpen(tc.calls, "Service-Access-Token")
+			most, peak := maxOpen(tc.calls)
 			if most != tc.most || len(peak) != len(tc.peak) {
 				t.Fatalf("maxOpen = %d %v, want %d %v", most, ids(peak), tc.most, tc.peak)
 			}
@@ -59,11 +59,11 @@ func ids(cs []*bus.Call) []string {
 func TestRetriesIn(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
 	call := func(id, path string, start int) *bus.Call {
-		return &bus.Call{ID: id, Method: http.MethodGet, Path: path, RemoteAddr: "127.0.0.1:5000",
+		return &bus.Call{ID: id, Method: http.MethodGet, Path: path, Area: bus.AreaAPI, RemoteAddr: "127.0.0.1:5000",
 			Received: t0.Add(time.Duration(start) * time.Millisecond), Duration: time.Millisecond}
 	}
 	refused := call("refused", "/api/orders/statuses", 0)
-	parallel := &bus.Call{ID: "parallel", Method: http.MethodGet, Path: "/api/orders/statuses", RemoteAddr: "127.0.0.1:5001", Received: t0}
+	parallel := &bus.Call{ID: "parallel", Method: http.MethodGet, Path: "/api/orders/statuses", Area: bus.AreaAPI, RemoteAddr: "127.0.0.1:5001", Received: t0}
 	resent := call("resent", "/api/orders/statuses", 20)
 	other := call("other", "/api/orders/2025000001", 30)
 	r := round{name: "certify-422", calls: []*bus.Call{refused, parallel, resent, other}, faulted: refused}
@@ -107,7 +107,7 @@ func TestResentOrWaited(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
 	call := func(path string, ms int) *bus.Call {
 		at := t0.Add(time.Duration(ms) * time.Millisecond)
-		return &bus.Call{ID: path, Method: http.MethodGet, Path: path, Time: at, Received: at, Duration: time.Millisecond}
+		return &bus.Call{ID: path, Method: http.MethodGet, Path: path, Area: bus.AreaAPI, Time: at, Received: at, Duration: time.Millisecond}
 	}
 	faulted := call("/api/orders/1", 0)
 	faulted.Status, faulted.RespHeader = 429, http.Header{"Retry-After": {t0.Add(2 * time.Second).Format(http.TimeFormat)}}

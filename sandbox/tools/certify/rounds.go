@@ -194,7 +194,7 @@ func (s *suite) silent(first round) error {
 // writes are the add-on's API calls that change data (any method but
 // GET and HEAD) during the rounds, each with its round's fault: the
 // evidence that the add-on's write path ran under the faults.
-func (p *played) writes(tokenHeader string) []string {
+func (p *played) writes() []string {
 	out := []string{}
 	for _, r := range []struct {
 		name  string
@@ -203,7 +203,7 @@ func (p *played) writes(tokenHeader string) []string {
 		{"certify-400", p.badRequest.calls}, {"certify-422", p.unprocessable.calls}, {"certify-slow (burst)", p.burst}, {"certify-expired-token", p.expired.calls}} {
 		for _, c := range r.calls {
 			if isAPI(c) && c.Method != http.MethodGet && c.Method != http.MethodHead {
-				out = append(out, r.name+" round: "+describeCall(c, tokenHeader))
+				out = append(out, r.name+" round: "+describeCall(c))
 			}
 		}
 	}

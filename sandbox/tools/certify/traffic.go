@@ -3,7 +3,6 @@ package certify
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -33,7 +32,7 @@ func (l *trafficLog) hook(m bus.Message) {
 	switch m.Topic {
 	case bus.TopicCall:
 		c := m.Call()
-		if c == nil || strings.HasPrefix(c.Path, "/_sandbox") || c.ReqHeader.Get("User-Agent") == scenario.RunnerAgent {
+		if c == nil || c.Control() || c.ReqHeader.Get("User-Agent") == scenario.RunnerAgent {
 			return
 		}
 		l.add(func() { l.calls = append(l.calls, c) })
@@ -137,7 +136,7 @@ func (l *trafficLog) waitQuiet(ctx context.Context, quiet, longest time.Duration
 
 // describeCall is one line of evidence for a call: sandbox time, method,
 // path, status, the fault that answered it, Retry-After, and the token.
-func describeCall(c *bus.Call, tokenHeader string) string {
+func describeCall(c *bus.Call) string {
 	s := fmt.Sprintf("%s %s %s -> %d", c.Time.UTC().Format("15:04:05.000"), c.Method, c.Path, c.Status)
 	if c.Fault != "" {
 		s += " [fault " + c.Fault + "]"
@@ -145,8 +144,8 @@ func describeCall(c *bus.Call, tokenHeader string) string {
 	if ra := c.RespHeader.Get("Retry-After"); ra != "" {
 		s += ", Retry-After: " + ra
 	}
-	if tok := c.ReqHeader.Get(tokenHeader); tok != "" {
-		s += ", token " + short(tok)
+	if c.Token != "" {
+		s += ", token " + short(c.Token)
 	}
 	return s
 }
@@ -170,8 +169,11 @@ func short(tok string) string {
 }
 
 // isAPI tells the API calls (what the rules judge) from the OAuth
-// server's and the e-shop pages'.
-func isAPI(c *bus.Call) bool { return strings.HasPrefix(c.Path, "/api/") }
+// server's and the e-shop pages', by the area the pipeline resolved.
+func isAPI(c *bus.Call) bool { return c.API() }
+
+// opRegisterWebhooks is the operation of POST /api/webhooks.
+const opRegisterWebhooks = "RegisterNewWebhook"
 
 // endOf is when the sandbox finished a call (wall clock): its answer was
 // on its way by then.

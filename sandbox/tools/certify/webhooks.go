@@ -262,7 +262,7 @@ func (s *suite) callLines(from mark) []string {
 	var out []string
 	for _, c := range cs {
 		if isAPI(c) {
-			out = append(out, describeCall(c, s.headers.AccessToken))
+			out = append(out, describeCall(c))
 		}
 	}
 	return out

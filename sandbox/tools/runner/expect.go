@@ -139,7 +139,7 @@ func (r *run) expectRequest(e *scenario.ExpectRequest, none bool) outcome {
 // assertCall checks a matching call against the step's assertions.
 func (r *run) assertCall(c *bus.Call, e *scenario.ExpectRequest, header map[string]string, body any) probe {
 	bad := func(want, got string) probe { return probe{c: c, want: want, got: got, failedAsserts: true} }
-	if e.Path != "" && !scenario.PathMatches(e.Path, pathOnly(c.Path)) {
+	if e.Path != "" && !scenario.PathMatches(e.Path, c.URLPath()) {
 		return bad(", to "+e.Path, "it went to "+c.Path+": "+describeCall(c))
 	}
 	if e.Status != 0 && c.Status != e.Status {
@@ -249,7 +249,7 @@ func (r *run) expectBackoff(e *scenario.ExpectBackoff) outcome {
 			}
 			tok := r.facts(c).Token
 			for _, n := range cs[i+1:] {
-				if r.facts(n).Token == tok && n.Method == c.Method && pathOnly(n.Path) == pathOnly(c.Path) {
+				if r.facts(n).Token == tok && n.Method == c.Method && n.URLPath() == c.URLPath() {
 					return true, backoff{refusal: c, retry: n, until: until}
 				}
 			}

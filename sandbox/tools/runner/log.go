@@ -4,15 +4,12 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
-	"github.com/eshop-sandbox/sandbox/sandbox/core/auth"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
-	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
 )
 
 // trafficLog keeps, losslessly, every call and delivery of a run (fed by a
@@ -61,7 +58,7 @@ func (l *trafficLog) actedCount(name string) int {
 // isOwn tells the runner's own calls (and the control plane) apart from
 // the add-on's.
 func isOwn(c *bus.Call) bool {
-	return strings.HasPrefix(c.Path, "/_sandbox") || c.ReqHeader.Get("User-Agent") == scenario.RunnerAgent
+	return c.Control() || c.ReqHeader.Get("User-Agent") == scenario.RunnerAgent
 }
 
 func (l *trafficLog) add(f func()) {
@@ -110,58 +107,17 @@ func waitFor[T any](ctx context.Context, l *trafficLog, calls, deliveries int, w
 	}
 }
 
-// facts describes a logged call for the fault matcher's conditions.
-// facts are what a fault or an expectation matches a recorded call on,
-// with the add-on an add-on token belongs to.
+// facts are what a fault or an expectation matches a recorded call on:
+// the route and token as the server's pipeline resolved them (the add-on
+// an add-on token belongs to included), never the path or the token
+// headers read again.
 func (r *run) facts(c *bus.Call) scenario.Facts {
-	f := facts(c, r.headers)
-	if f.TokenKind == auth.KindAddon && f.Token != "" {
-		f.Addon = r.addonOf(f.Token)
-	}
-	return f
+	return facts(c)
 }
 
-// addonOf names the add-on an API token was issued to ("" when the
-// sandbox does not know the token), remembered per token.
-func (r *run) addonOf(tok string) string {
-	r.tokensMu.Lock()
-	defer r.tokensMu.Unlock()
-	if name, ok := r.tokenAddons[tok]; ok {
-		return name
-	}
-	name := ""
-	if r.app != nil {
-		_ = r.app.Store.View(func(tx *store.Tx) error {
-			if t, err := auth.GetToken(tx, tok); err == nil {
-				name = t.Addon
-			}
-			return nil
-		})
-	}
-	if r.tokenAddons == nil {
-		r.tokenAddons = map[string]string{}
-	}
-	r.tokenAddons[tok] = name
-	return name
-}
-
-func facts(c *bus.Call, h headerNames) scenario.Facts {
-	f := scenario.Facts{Method: c.Method, Path: pathOnly(c.Path), Operation: c.Operation, Eshop: c.Eshop, TokenKind: c.TokenKind, Header: c.ReqHeader}
-	if t := c.ReqHeader.Get(h.access); t != "" {
-		f.Token, f.TokenKind = t, "addon"
-	} else if t := c.ReqHeader.Get(h.private); t != "" {
-		f.Token, f.TokenKind = t, "private"
-	}
-	return f
-}
-
-type headerNames struct{ access, private string }
-
-func pathOnly(p string) string {
-	if u, err := url.Parse(p); err == nil {
-		return u.Path
-	}
-	return p
+func facts(c *bus.Call) scenario.Facts {
+	return scenario.Facts{Method: c.Method, Path: c.URLPath(), Area: c.Area, Operation: c.Operation, Eshop: c.Eshop,
+		Token: c.Token, TokenKind: c.AccessMode, Addon: c.Addon, Header: c.ReqHeader}
 }
 
 // describeCall is one line of traffic for a report.

@@ -20,7 +20,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
@@ -133,25 +132,24 @@ func RunFile(ctx context.Context, path string, opts Options) *Result {
 
 // run is the state of one scenario run.
 type run struct {
-	ctx     context.Context
-	sc      *scenario.Scenario
-	opts    Options
-	app     *app.App
-	log     *trafficLog
-	client  *http.Client
-	cc      *controlclient.Client // the sandbox's control plane
-	vars    map[string]string
-	proc    *process
-	headers headerNames
+	ctx    context.Context
+	sc     *scenario.Scenario
+	opts   Options
+	app    *app.App
+	log    *trafficLog
+	client *http.Client
+	cc     *controlclient.Client // the sandbox's control plane
+	vars   map[string]string
+	proc   *process
+	// privateHeader is the header the runner's own steps send their
+	// private token in.
+	privateHeader string
 	// port is the add-on port this run holds (released when it stops),
 	// tmp its ${SCENARIO_TMP} folder (removed when it stops).
 	port, tmp string
 	// cursor marks the traffic logged before the last action step began;
 	// expectations look at what came after it.
 	cursorCalls, cursorDeliveries int
-
-	tokensMu    sync.Mutex
-	tokenAddons map[string]string // API token -> its add-on (addonOf)
 }
 
 // Run runs a parsed scenario on a fresh sandbox.
@@ -243,7 +241,7 @@ func (r *run) start() error {
 	r.cc = controlclient.New(a.BaseURL(), r.client)
 	r.cc.UserAgent = scenario.RunnerAgent // the contract report does not judge the runner's own calls
 	h := sandbox.NewHeaders(cfg.HeaderPrefix)
-	r.headers = headerNames{access: h.AccessToken, private: h.PrivateToken}
+	r.privateHeader = h.PrivateToken
 	a.Bus.Hook(r.log.hook)
 	a.Start()
 	if err := r.setVars(); err != nil {

@@ -154,7 +154,7 @@ func (r *run) call(s *scenario.CallStep) outcome {
 			return fail("a private token of e-shop "+fmt.Sprint(eshop), err.Error(), nil)
 		}
 	}
-	h := map[string]string{r.headers.private: tok}
+	h := map[string]string{r.privateHeader: tok}
 	for k, v := range s.Header {
 		x, err := r.expand(v)
 		if err != nil {
