@@ -27,7 +27,7 @@ type Config struct {
 	// this machine are refused (`sandbox up --allow-download`).
 	AllowDownload []string
 	// TrafficHistory is how many calls, and how many webhook attempts, the
-	// traffic recorder keeps for the terminal UI, the stream and the HAR
+	// traffic tap keeps for the terminal UI, the stream and the HAR
 	// export; 0 means 1000.
 	TrafficHistory int
 

@@ -12,7 +12,7 @@ import (
 var curlSkip = map[string]bool{"Host": true, "User-Agent": true, "Accept-Encoding": true, "Content-Length": true, "Connection": true}
 
 // curlCommand rebuilds a recorded call as a curl command line that sends
-// the same request again (a body cut by the recorder is sent as kept).
+// the same request again (a body cut by the tap is sent as kept).
 func curlCommand(c *bus.Call, baseURL string) string {
 	base := strings.TrimRight(baseURL, "/")
 	if base == "" {

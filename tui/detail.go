@@ -236,7 +236,7 @@ func (m *Model) section(b *strings.Builder, title, note string) {
 	b.WriteString("\n" + m.st.Section.Render("── "+title+" ──") + "\n")
 }
 
-// sizeNote says when a body was cut by the recorder.
+// sizeNote says when a body was cut by the tap.
 func sizeNote(kept int, size int64) string {
 	if size > int64(kept) {
 		return fmt.Sprintf("%d of %d bytes kept", kept, size)

@@ -8,7 +8,7 @@ import (
 )
 
 // TestCachedAnswersRecordedWhole: a cached read goes out in one write
-// from a pooled buffer; the traffic recorder keeps each answer as it was
+// from a pooled buffer; the traffic tap keeps each answer as it was
 // sent (its own request id in the tail), although the buffer is reused
 // by the next answer.
 func TestCachedAnswersRecordedWhole(t *testing.T) {

@@ -18,7 +18,7 @@ import (
 // chaosRun starts a sandbox with --chaos 0.5 and the seed, makes n add-on
 // calls one after another (and a private one after each) through a real
 // socket, and returns what each add-on call got, the faults the traffic
-// recorder marked, and the contract report.
+// traffic tap marked, and the contract report.
 func chaosRun(t *testing.T, seed uint64, n int) (got, marked []string, rep scenario.ReportView) {
 	f := loadFacts(t)
 	lim := sandbox.DefaultLimits()

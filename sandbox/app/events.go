@@ -92,7 +92,7 @@ func jobsModule(d *Deps) (*Module, error) {
 	}
 	d.Bus.Hook(svc.Hook)
 	d.Jobs = svc
-	return &Module{Name: "jobs", Handlers: svc.Handlers(), Control: summarized(svc.ControlRoutes()), Eshop: svc.Routes(),
+	return &Module{Name: "jobs", Handlers: svc.Handlers(), Control: svc.ControlRoutes(), Eshop: svc.Routes(),
 		Start:      func(context.Context) error { svc.Start(); return nil },
 		Stop:       svc.Stop,
 		AfterReset: func() error { svc.Reset(); return nil }}, nil

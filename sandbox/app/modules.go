@@ -20,10 +20,10 @@ import (
 // matters only for middleware (earlier wraps later) and for the services
 // a module shares through Deps with those after it.
 var modules = []ModuleFunc{
-	func(d *Deps) (*Module, error) { // first, so the traffic recorder sees every answer as sent
+	func(d *Deps) (*Module, error) { // first, so the traffic tap sees every answer as sent
 		r := traffic.New(traffic.Deps{Bus: d.Bus, Clock: d.Clock, Store: d.Store, Site: d.Site, Headers: d.Headers, Log: d.Log},
 			traffic.Options{History: d.Config.TrafficHistory, Version: d.Config.Version})
-		return &Module{Name: "traffic", Decorators: []api.Decorator{r.Decorator()}, Control: summarized(r.Routes()), Start: r.Start, Stop: r.Stop}, nil
+		return &Module{Name: "traffic", Decorators: []api.Decorator{r.Decorator()}, Control: r.Routes(), Start: r.Start, Stop: r.Stop}, nil
 	},
 	limitsModule,
 	func(d *Deps) (*Module, error) { // the registry table: generic handlers, catalogue/accounting/marketing/logistics actions

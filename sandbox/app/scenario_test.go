@@ -15,7 +15,7 @@ import (
 )
 
 // TestScenarioFaultsThroughTheSandbox: a scenario in the Config applies
-// its faults to the API (the recorder marks the faulted call), the
+// its faults to the API (the tap marks the faulted call), the
 // control plane lists them with hits, and the contract report judges the
 // traffic.
 func TestScenarioFaultsThroughTheSandbox(t *testing.T) {

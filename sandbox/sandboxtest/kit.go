@@ -342,7 +342,7 @@ func (s *Server) WaitForOrderStatus(code string, statusID int) {
 
 // eshopFacts fills EshopID, EshopURL and PrivateToken from the sandbox's
 // first e-shop, as the traffic feed's info tells them; a sandbox without
-// one (no e-shops, or a test of the recorder's refusals) leaves them
+// one (no e-shops, or a test of the tap's refusals) leaves them
 // empty.
 func (s *Server) eshopFacts() {
 	s.t.Helper()

@@ -193,13 +193,13 @@ func (e *Engine) facts(r *http.Request, c *api.Call) Facts {
 	return f
 }
 
-// mark tells the traffic recorder and the bus that a fault acted on the
+// mark tells the traffic tap and the bus that a fault acted on the
 // call.
 func (e *Engine) mark(f *Fault, r *http.Request) {
 	if c := api.CallOf(r); c != nil {
 		c.Fault = f.Name
 		// A call answered here never reaches the endpoint, which would
-		// otherwise tell the recorder these.
+		// otherwise tell the tap these.
 		if c.TokenKind == "" {
 			c.TokenKind = c.TokenHeaderKind()
 		}

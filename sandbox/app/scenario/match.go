@@ -15,7 +15,7 @@ import (
 // set, Webhook true) a webhook delivery to the add-on.
 //
 // The route and token facts are what the server's pipeline resolved
-// (api.Call, or the bus.Call the recorder published from it): nobody here
+// (api.Call, or the bus.Call the tap published from it): nobody here
 // routes the path or reads the token headers again.
 type Facts struct {
 	Method    string

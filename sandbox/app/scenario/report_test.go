@@ -19,7 +19,7 @@ var t0 = time.Date(2025, 6, 1, 9, 0, 0, 0, time.UTC)
 func call(at float64, method, path, token string, status int, opts ...func(*bus.Call)) *bus.Call {
 	c := &bus.Call{Time: t0.Add(time.Duration(at * float64(time.Second))), Method: method, Path: path, Status: status,
 		ReqHeader: http.Header{"Content-Type": {"application/json"}}, RespHeader: http.Header{}, RemoteAddr: "127.0.0.1:5000"}
-	// What the server's pipeline resolves and the recorder publishes.
+	// What the server's pipeline resolves and the tap publishes.
 	c.Area = api.AreaOf(c.URLPath()).String()
 	if token != "" {
 		c.ReqHeader.Set(testHeaders.AccessToken, token)
@@ -185,7 +185,7 @@ func TestReportInstall(t *testing.T) {
 	if len(fs) != 2 || fs[0].Rule != RuleInstallEarly || !strings.Contains(fs[0].Message, "bad-addon") || !strings.Contains(fs[1].Message, "late-addon") || fs[0].Time.IsZero() {
 		t.Fatalf("findings %+v", fs)
 	}
-	// Calls reach the report through the bus too (the traffic recorder
+	// Calls reach the report through the bus too (the traffic tap
 	// emits *bus.Call).
 	b.Emit(bus.TopicCall, call(0, "GET", "/api/orders", "a", 200, noContentType))
 	if n := len(rp.Findings()); n != 3 {

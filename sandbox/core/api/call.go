@@ -11,7 +11,7 @@ import (
 // Call is one request as the server resolved it before anything else ran:
 // its route (operation, path variables, area) and its caller's token. The
 // server resolves it once and keeps it in the request's context; the
-// traffic recorder, the limits, the scripted faults, the deprecation
+// traffic tap, the limits, the scripted faults, the deprecation
 // headers and the endpoint all read it from there (CallOf) instead of
 // routing or looking the token up again.
 type Call struct {

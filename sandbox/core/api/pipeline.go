@@ -10,7 +10,7 @@ type Stage int
 // The stages, outermost first.
 const (
 	// StageObserve decorators see every request the Host check let in and
-	// its answer as sent, refusals included: the traffic recorder.
+	// its answer as sent, refusals included: the traffic tap.
 	StageObserve Stage = iota
 	// StageAdmit decorators run as soon as the headers have arrived, before
 	// anything reads the body: connection counts, the rate bucket,

@@ -179,7 +179,7 @@ func routeLiteral(e ast.Expr, areas bool) bool {
 
 // TestNothingAfterThePipelineRoutesAgain: the server resolves a request's
 // route (operation, template, path parameters, area) once, into api.Call,
-// and the traffic recorder publishes it on bus.Call. No package after the
+// and the traffic tap publishes it on bus.Call. No package after the
 // pipeline may route the request again from its URL: no request path or
 // URI (or a published call's Path) cut, prefixed, parsed or matched with
 // strings, path, url or regexp, compared with or switched on a path

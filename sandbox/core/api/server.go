@@ -32,7 +32,7 @@ type Options struct {
 	// Modules checks the e-shop's modules for routes that need one; nil
 	// lets every call through.
 	Modules ModuleGate
-	// Decorators wrap the pipeline at their stages (traffic recorder,
+	// Decorators wrap the pipeline at their stages (traffic tap,
 	// limits, scripted faults); at one stage, earlier ones wrap later ones.
 	Decorators []Decorator
 	// RequestSchema returns the compiled request schema of an operation,
@@ -56,7 +56,7 @@ type Options struct {
 //	request id, Date (sandbox clock), header size, recover
 //	resolve: route (operation, path variables, area) and token headers -> Call in the context
 //	host check                          (Hosts)
-//	StageObserve decorators             (traffic recorder)
+//	StageObserve decorators             (traffic tap)
 //	cross-site guard of the control plane
 //	StageAdmit decorators               (connection counts, rate bucket, maintenance)
 //	read the body                       (MaxBodyBytes, BodyTimeout)

@@ -8,7 +8,7 @@ import (
 )
 
 // Call is the TopicCall payload: one finished request to the sandbox,
-// as the traffic recorder saw it, with what the server's pipeline
+// as the traffic tap saw it, with what the server's pipeline
 // resolved about it (route and token), so that no consumer (the contract
 // report, the runner, certify, the terminal UI) routes the path or reads
 // the token headers again. An alias or method variant of a route (a PUT
@@ -45,7 +45,7 @@ type Call struct {
 	// judged only against the answers its client could have read before
 	// sending it. Zero when the producer did not set it.
 	Received time.Time `json:"-"`
-	// Bodies are capped by the recorder: the sizes are the full lengths,
+	// Bodies are capped by the tap: the sizes are the full lengths,
 	// larger than the kept bytes when Truncated is set.
 	ReqBodySize  int64 `json:"requestBodySize,omitempty"`
 	RespBodySize int64 `json:"responseBodySize,omitempty"` // the answer body's full length

@@ -35,10 +35,10 @@ func (c *capture) write(p []byte, shared bool) {
 
 func (c *capture) truncated() bool { return c.total > int64(c.body.Len()) }
 
-// recorder is the ResponseWriter the middleware hands down: it passes
+// tappedWriter is the ResponseWriter the middleware hands down: it passes
 // everything through and remembers the status, the headers as sent and
 // the first bytes of the body.
-type recorder struct {
+type tappedWriter struct {
 	http.ResponseWriter
 	status int
 	header http.Header
@@ -47,7 +47,7 @@ type recorder struct {
 }
 
 // WriteHeader remembers the first final status and the headers sent with it.
-func (w *recorder) WriteHeader(code int) {
+func (w *tappedWriter) WriteHeader(code int) {
 	if w.status == 0 && (code >= 200 || code == http.StatusSwitchingProtocols) {
 		w.status = code
 		w.header = w.ResponseWriter.Header().Clone()
@@ -56,7 +56,7 @@ func (w *recorder) WriteHeader(code int) {
 }
 
 // Write keeps the first bytes of the body and passes everything on.
-func (w *recorder) Write(p []byte) (int, error) {
+func (w *tappedWriter) Write(p []byte) (int, error) {
 	if w.status == 0 {
 		w.WriteHeader(http.StatusOK)
 	}
@@ -70,8 +70,8 @@ func (w *recorder) Write(p []byte) (int, error) {
 	return w.ResponseWriter.Write(p)
 }
 
-// Flush keeps streaming handlers working through the recorder.
-func (w *recorder) Flush() { _ = http.NewResponseController(w.ResponseWriter).Flush() }
+// Flush keeps streaming handlers working through the tap.
+func (w *tappedWriter) Flush() { _ = http.NewResponseController(w.ResponseWriter).Flush() }
 
 // Unwrap lets http.ResponseController reach the connection's writer.
-func (w *recorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+func (w *tappedWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

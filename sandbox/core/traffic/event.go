@@ -1,4 +1,4 @@
-// Package traffic is the sandbox's flight recorder. Its middleware wraps
+// Package traffic is the sandbox's traffic tap. Its middleware wraps
 // every request (API, control plane, e-shop pages) and publishes what it
 // saw as a bus.Call; a lossy bus subscription feeds a bounded history of
 // calls and webhook delivery attempts. The control plane serves that
@@ -48,7 +48,7 @@ type Info struct {
 	Eshops  []EshopInfo   `json:"eshops"`  // the e-shops with tokens to call them
 	Now     time.Time     `json:"now"`     // sandbox clock when the info was taken
 	Offset  time.Duration `json:"offset"`  // how far the sandbox clock is from the wall clock (ns)
-	// Dropped counts events the recorder lost so far (the history feed
+	// Dropped counts events the tap lost so far (the history feed
 	// fell behind); a stream adds its own losses in "dropped" messages.
 	Dropped int64 `json:"dropped"`
 	History int   `json:"history"` // calls (and deliveries) the history keeps

@@ -67,7 +67,7 @@ type Snapshot struct {
 	Events []Event `json:"events"` // the recorded events, oldest first
 }
 
-func (r *Recorder) getHistory(req *api.Request) (any, error) {
+func (r *Tap) getHistory(req *api.Request) (any, error) {
 	q, err := parseQuery(req.Request)
 	if err != nil {
 		return nil, err
@@ -75,7 +75,7 @@ func (r *Recorder) getHistory(req *api.Request) (any, error) {
 	return Snapshot{Info: r.Info(), Events: r.hist.snapshot(q.since, q.limit)}, nil
 }
 
-func (r *Recorder) getHAR(req *api.Request) (any, error) {
+func (r *Tap) getHAR(req *api.Request) (any, error) {
 	q, err := parseQuery(req.Request)
 	if err != nil {
 		return nil, err

@@ -44,7 +44,7 @@ func newHistory(size int) *history {
 type stream struct {
 	ch      chan Event
 	dropped atomic.Int64
-	done    chan struct{} // closed when the recorder stops or the server shuts down
+	done    chan struct{} // closed when the tap stops or the server shuts down
 	once    sync.Once
 }
 

@@ -29,7 +29,7 @@ type Dropped struct {
 // events until the client leaves or the server stops. A reader too slow
 // for the traffic loses events rather than slowing anything down, and is
 // told how many in "dropped" messages.
-func (r *Recorder) serveStream(w http.ResponseWriter, req *http.Request, q query) {
+func (r *Tap) serveStream(w http.ResponseWriter, req *http.Request, q query) {
 	r.endOnShutdown(req)
 	past, s := r.hist.watch(r.o.StreamBuffer, q.since, q.limit)
 	defer r.hist.unwatch(s)
@@ -114,7 +114,7 @@ func writeMessage(w *bufio.Writer, name string, id int64, v any) error {
 // endOnShutdown makes the HTTP server's graceful shutdown end the streams
 // first: Shutdown waits for active requests, and a stream never finishes
 // on its own.
-func (r *Recorder) endOnShutdown(req *http.Request) {
+func (r *Tap) endOnShutdown(req *http.Request) {
 	srv, ok := req.Context().Value(http.ServerContextKey).(*http.Server)
 	if !ok {
 		return

@@ -129,7 +129,7 @@ func TestRecordsCalls(t *testing.T) {
 			if c.Method != method || c.Path != tc.call.Path || c.Status != tc.status || c.Eshop != tc.eshop || c.TokenKind != tc.tokenKind || c.Operation != tc.operation {
 				t.Fatalf("recorded %s %s %d eshop %d %q %q", c.Method, c.Path, c.Status, c.Eshop, c.TokenKind, c.Operation)
 			}
-			// The recorder keeps the header names as sent on the wire:
+			// The tap keeps the header names as sent on the wire:
 			// X-Request-ID, not Go's canonical X-Request-Id.
 			if c.ID == "" || c.ID != sent[i].Header.Get("X-Request-ID") || len(c.RespHeader["X-Request-ID"]) != 1 || c.RespHeader["X-Request-ID"][0] != c.ID {
 				t.Fatalf("request id %q, client saw %q", c.ID, sent[i].Header.Get("X-Request-ID"))
@@ -307,7 +307,7 @@ func TestShutdownEndsStreams(t *testing.T) {
 	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
 		t.Fatalf("content type %q", ct)
 	}
-	// Without the recorder ending its streams, Shutdown waits for them
+	// Without the tap ending its streams, Shutdown waits for them
 	// until the deadline and reports it.
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -20,7 +20,8 @@ func (s *Service) ControlRoutes() []api.Route {
 	return []api.Route{
 		{Operation: "sandbox.jobs", Method: http.MethodGet, Path: ControlPath, Handler: s.controlList, Answer: map[string]any{"jobs": api.Doc([]ControlItem{}, "The jobs, oldest first.")},
 			Summary: "Every e-shop's asynchronous jobs, oldest first: state, next transition on the sandbox clock, result, log, armed fault (filters: eshop, status)"},
-		{Operation: "sandbox.jobs.fail-next", Method: http.MethodPost, Path: ControlPath + "/fail-next", Handler: s.failNext, Answer: map[string]any{"armed": api.Doc(Fault{}, "The fault armed for the next job.")}, Body: FailNextBody{}},
+		{Operation: "sandbox.jobs.fail-next", Method: http.MethodPost, Path: ControlPath + "/fail-next", Handler: s.failNext,
+			Summary: "Make the next job fail ({\"mode\":\"fail\"}) or stall into the 3-hour automatic failure ({\"mode\":\"stall\"})", Answer: map[string]any{"armed": api.Doc(Fault{}, "The fault armed for the next job.")}, Body: FailNextBody{}},
 	}
 }
 

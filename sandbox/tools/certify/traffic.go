@@ -180,7 +180,7 @@ const opRegisterWebhooks = "RegisterNewWebhook"
 func endOf(c *bus.Call) time.Time { return startOf(c).Add(c.Duration) }
 
 // startOf is when the sandbox began a call (wall clock; the sandbox clock
-// when the recorder gave none).
+// when the tap gave none).
 func startOf(c *bus.Call) time.Time {
 	if c.Received.IsZero() {
 		return c.Time

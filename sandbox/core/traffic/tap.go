@@ -37,7 +37,7 @@ const (
 	DefaultStreamBuffer = 1024
 )
 
-// Options size the recorder. Zero fields take the defaults.
+// Options size the tap. Zero fields take the defaults.
 type Options struct {
 	// History is how many calls, and separately how many delivery
 	// attempts, are kept for the history, the stream and the HAR export.
@@ -74,7 +74,7 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// Deps are what the recorder reads.
+// Deps are what the tap reads.
 type Deps struct {
 	Bus     *bus.Bus
 	Clock   *sandbox.Clock
@@ -84,10 +84,10 @@ type Deps struct {
 	Log     *slog.Logger
 }
 
-// Recorder records calls and keeps the traffic history. Create it with
+// Tap records calls and keeps the traffic history. Create it with
 // New, install Middleware outermost, serve Routes, and call Start and
 // Stop around serving.
-type Recorder struct {
+type Tap struct {
 	d    Deps
 	o    Options
 	hist *history
@@ -100,9 +100,9 @@ type Recorder struct {
 	shutdowns map[*http.Server]bool
 }
 
-// New builds a recorder; it records from the start but fills its history
+// New builds a tap; it records from the start but fills its history
 // only once started.
-func New(d Deps, o Options) *Recorder {
+func New(d Deps, o Options) *Tap {
 	if d.Log == nil {
 		d.Log = slog.Default()
 	}
@@ -112,11 +112,11 @@ func New(d Deps, o Options) *Recorder {
 	o = o.withDefaults()
 	var b [8]byte
 	_, _ = rand.Read(b[:])
-	return &Recorder{d: d, o: o, hist: newHistory(o.History), shutdowns: map[*http.Server]bool{}, boot: hex.EncodeToString(b[:])}
+	return &Tap{d: d, o: o, hist: newHistory(o.History), shutdowns: map[*http.Server]bool{}, boot: hex.EncodeToString(b[:])}
 }
 
 // Start subscribes to the bus and feeds the history until Stop.
-func (r *Recorder) Start(context.Context) error {
+func (r *Tap) Start(context.Context) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.sub != nil {
@@ -128,7 +128,7 @@ func (r *Recorder) Start(context.Context) error {
 	return nil
 }
 
-func (r *Recorder) feed(sub *bus.Subscription, done chan<- struct{}) {
+func (r *Tap) feed(sub *bus.Subscription, done chan<- struct{}) {
 	defer close(done)
 	tr := NewTranslator()
 	for m := range sub.C() {
@@ -139,7 +139,7 @@ func (r *Recorder) feed(sub *bus.Subscription, done chan<- struct{}) {
 }
 
 // Stop ends every stream and the history feed.
-func (r *Recorder) Stop(context.Context) error {
+func (r *Tap) Stop(context.Context) error {
 	r.hist.closeStreams()
 	r.mu.Lock()
 	sub, fed := r.sub, r.fed
@@ -152,7 +152,7 @@ func (r *Recorder) Stop(context.Context) error {
 }
 
 // Dropped counts the messages the history feed lost by falling behind.
-func (r *Recorder) Dropped() int64 {
+func (r *Tap) Dropped() int64 {
 	r.mu.Lock()
 	sub := r.sub
 	r.mu.Unlock()
@@ -163,7 +163,7 @@ func (r *Recorder) Dropped() int64 {
 }
 
 // Info describes the sandbox now, for the status bar of a traffic viewer.
-func (r *Recorder) Info() Info {
+func (r *Tap) Info() Info {
 	info := InfoOf(r.d.Store, r.d.Site, r.d.Clock, r.d.Headers)
 	info.Boot = r.boot
 	info.Dropped = r.Dropped()
@@ -173,23 +173,23 @@ func (r *Recorder) Info() Info {
 
 // Snapshot returns the retained events after since (all when 0), at most
 // limit of the newest (all when 0), in order.
-func (r *Recorder) Snapshot(since int64, limit int) []Event {
+func (r *Tap) Snapshot(since int64, limit int) []Event {
 	return r.hist.snapshot(since, limit)
 }
 
-// Decorator is the recorder's place in the server's pipeline: outermost,
+// Decorator is the tap's place in the server's pipeline: outermost,
 // so it sees every answer as sent, refusals included.
-func (r *Recorder) Decorator() api.Decorator {
+func (r *Tap) Decorator() api.Decorator {
 	return api.Decorator{Stage: api.StageObserve, Name: "traffic", Wrap: r.Middleware,
 		What: "record every call and its answer as sent (history, stream, HAR, terminal UI)"}
 }
 
 // Middleware records every request except the traffic endpoints' own,
 // and serves the live stream (which must own its connection).
-func (r *Recorder) Middleware(next http.Handler) http.Handler {
+func (r *Tap) Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		c := api.CallOf(req)
-		if c == nil { // outside the server (tests of the recorder alone)
+		if c == nil { // outside the server (tests of the tap alone)
 			c = &api.Call{}
 			req = api.WithCall(req, c)
 		}
@@ -209,7 +209,7 @@ func (r *Recorder) Middleware(next http.Handler) http.Handler {
 			next.ServeHTTP(w, req)
 			return
 		}
-		r.record(next, w, req)
+		r.observe(next, w, req)
 	})
 }
 
@@ -226,11 +226,11 @@ func controlRead(c *api.Call, method string) bool {
 	return method == http.MethodGet && c.Area == api.AreaControl && c.Route() != nil
 }
 
-func (r *Recorder) record(next http.Handler, w http.ResponseWriter, req *http.Request) {
+func (r *Tap) observe(next http.Handler, w http.ResponseWriter, req *http.Request) {
 	began := time.Now() // wall time: a duration, not sandbox time
 	at := r.d.Clock.Now()
 	info := api.CallOf(req)
-	if info == nil { // outside the server (tests of the recorder alone)
+	if info == nil { // outside the server (tests of the tap alone)
 		info = &api.Call{}
 		req = api.WithCall(req, info)
 	}
@@ -241,7 +241,7 @@ func (r *Recorder) record(next http.Handler, w http.ResponseWriter, req *http.Re
 	if req.Host != "" && reqHeader != nil && len(reqHeader["Host"]) == 0 {
 		reqHeader["Host"] = []string{req.Host}
 	}
-	rec := &recorder{ResponseWriter: w, body: capture{limit: r.o.BodyLimit}, call: info}
+	rec := &tappedWriter{ResponseWriter: w, body: capture{limit: r.o.BodyLimit}, call: info}
 	finished := false
 	defer func() {
 		status, header := rec.status, rec.header
@@ -308,9 +308,11 @@ func (r *Recorder) record(next http.Handler, w http.ResponseWriter, req *http.Re
 // Routes are the traffic endpoints of the control plane. The stream
 // (?follow=1) is served by the middleware; its route answers the plain
 // history and explains bad parameters.
-func (r *Recorder) Routes() []api.Route {
+func (r *Tap) Routes() []api.Route {
 	return []api.Route{
-		{Operation: opHistory, Method: http.MethodGet, Path: HistoryPath, Handler: r.getHistory, Public: true, NoContentType: true, Answer: Snapshot{}},
-		{Operation: opHAR, Method: http.MethodGet, Path: HARPath, Handler: r.getHAR, Public: true, NoContentType: true},
+		{Operation: opHistory, Method: http.MethodGet, Path: HistoryPath, Handler: r.getHistory,
+			Summary: "Recorded calls and webhook attempts as JSON (?limit=N); ?follow=1 streams them as Server-Sent Events", Public: true, NoContentType: true, Answer: Snapshot{}},
+		{Operation: opHAR, Method: http.MethodGet, Path: HARPath, Handler: r.getHAR,
+			Summary: "Recorded calls and webhook attempts as HAR 1.2, for a browser's developer tools", Public: true, NoContentType: true},
 	}
 }

@@ -28,8 +28,8 @@ func recordOne(t *testing.T, o Options, h http.Handler, req *http.Request) *bus.
 		}
 	})
 	r := New(Deps{Bus: b, Clock: sandbox.NewFrozenClock(t0)}, o)
-	// The recorder in a real server pipeline, with h answering in place of
-	// the endpoints: the server reads the body, the recorder shows it.
+	// The tap in a real server pipeline, with h answering in place of
+	// the endpoints: the server reads the body, the tap shows it.
 	req.Host = "127.0.0.1" // a name the sandbox answers to
 	answer := api.Decorator{Stage: api.StageProcess, Name: "answer", Wrap: func(http.Handler) http.Handler { return h }}
 	api.NewServer(api.Options{Decorators: []api.Decorator{r.Decorator(), answer}}).ServeHTTP(httptest.NewRecorder(), req)
