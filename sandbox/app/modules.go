@@ -52,7 +52,7 @@ var modules = []ModuleFunc{
 		return &Module{Name: "addons", Control: s.ControlRoutes(), Eshop: s.EshopRoutes(), Stop: s.Stop}, nil
 	},
 	func(d *Deps) (*Module, error) { // orders, documents, stock, e-mail outbox and the payment-gateway flow with the buyer's pages
-		o := orders.New(d.Store, d.Site, d.IDs, d.Schemas)
+		o := orders.New(d.Engine, d.IDs, d.Schemas)
 		o.Bus = d.Bus // payment-flow steps for the contract report
 		p := payments.New(o)
 		h := o.Handlers()

@@ -6,6 +6,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/crud"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/orders/rules"
@@ -15,6 +16,8 @@ import (
 // Service is the order behaviour bound to a store: the handlers, the
 // control routes and what the payments package reuses.
 type Service struct {
+	// Engine is crud's write path, which every order write goes through.
+	Engine  *crud.Engine
 	Store   *store.Store
 	Site    *eshop.Site
 	IDs     *sandbox.IDs
@@ -31,11 +34,12 @@ type Service struct {
 	settings *settingsCache
 }
 
-// Update runs fn on an e-shop inside one store transaction. BuntDB admits
-// one writer at a time, so concurrent orders never read the same stock.
+// Update runs fn on an e-shop inside one store transaction, with crud's
+// write path (crud.Engine.Write). BuntDB admits one writer at a time, so
+// concurrent orders never read the same stock.
 func (s *Service) Update(eshopID int, fn func(sh *Shop) error) error {
-	return s.Store.Update(func(tx *store.Tx) error {
-		sh, err := openShop(tx, eshopID, s.Site, s.settings)
+	return s.Engine.Write(eshopID, func(w *crud.Writer) error {
+		sh, err := openShop(w.Tx(), w, eshopID, s.Site, s.settings)
 		if err != nil {
 			return err
 		}
@@ -44,10 +48,11 @@ func (s *Service) Update(eshopID int, fn func(sh *Shop) error) error {
 	})
 }
 
-// View runs fn on an e-shop inside a read-only transaction.
+// View runs fn on an e-shop inside a read-only transaction (its Shop
+// writes nothing).
 func (s *Service) View(eshopID int, fn func(sh *Shop) error) error {
 	return s.Store.View(func(tx *store.Tx) error {
-		sh, err := openShop(tx, eshopID, s.Site, s.settings)
+		sh, err := openShop(tx, nil, eshopID, s.Site, s.settings)
 		if err != nil {
 			return err
 		}
