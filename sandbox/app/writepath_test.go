@@ -35,12 +35,12 @@ func TestRegistryTablesWrittenOnlyThroughCrud(t *testing.T) {
 	}); err != nil || len(shops) == 0 {
 		t.Fatalf("no e-shops: %v", err)
 	}
-	rows := 0
+	tried := map[string]bool{}
 	for _, row := range reg.Resources() {
 		if row.Parent != nil {
 			continue // an element of its parent's record, not a collection
 		}
-		rows++
+		tried[row.Name] = true
 		for _, m := range shops {
 			err := s.App.Store.Update(func(tx *store.Tx) error {
 				if _, err := tx.Put(m.ID, row.Name, "raw-write", []byte(`{"raw":true}`)); !errors.Is(err, store.ErrReserved) {
@@ -59,8 +59,12 @@ func TestRegistryTablesWrittenOnlyThroughCrud(t *testing.T) {
 			}
 		}
 	}
-	if rows < 50 {
-		t.Fatalf("only %d registry tables tried", rows)
+	// The tables the order flow used to write through a stack of its own.
+	for _, name := range []string{"orders", "invoices", "proforma-invoices", "credit-notes", "delivery-notes", "proof-payments",
+		"stocks", "products", "stock-movements", "order-history", "payment-methods"} {
+		if !tried[name] {
+			t.Errorf("%s is not a registry table", name)
+		}
 	}
 	err = s.App.Store.Update(func(tx *store.Tx) error {
 		_, err := tx.Put(shops[0].ID, "not-a-registry-table", "x", []byte(`{}`))
