@@ -139,8 +139,10 @@ func (r *Request) BoolQuery(name string) (bool, error) {
 }
 
 // Body reads, parses and validates the JSON body against the route's
-// request schema. Unparseable or mismatching bodies answer 422 naming the
-// failing field. Numbers stay json.Number, never float64.
+// request schema, after the route's declared normalisation (Route.Normalize).
+// It is the one body decoder of the reference endpoints. Unparseable or
+// mismatching bodies answer 422 naming the failing field. Numbers stay
+// json.Number, never float64.
 func (r *Request) Body() (map[string]any, error) {
 	v, err := DecodeJSON(r.RawBody())
 	if err != nil {
@@ -149,6 +151,9 @@ func (r *Request) Body() (map[string]any, error) {
 	obj, ok := v.(map[string]any)
 	if !ok {
 		return nil, sandbox.Unprocessable(sandbox.CodeSchemaMismatch, "body", "The request body must be a JSON object with the fields in \"data\".")
+	}
+	if r.Route != nil && r.Route.Normalize != nil {
+		r.Route.Normalize(obj)
 	}
 	if r.server.requestSchema != nil {
 		if sch := r.server.requestSchema(r.Route.Operation); sch != nil {

@@ -117,7 +117,7 @@ func (sh *Shop) Touch(o map[string]any) error {
 }
 
 func (s *Service) createOrder(r *api.Request) (any, error) {
-	body, err := s.Body(r)
+	body, err := r.Body()
 	if err != nil {
 		return nil, err
 	}

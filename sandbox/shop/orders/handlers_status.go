@@ -20,7 +20,7 @@ var statusFlags = []string{rules.FlagDocuments, rules.FlagEmails, rules.FlagSMS}
 // that moves an order paid online to its paid status (spec: payment flow
 // steps 6 and 7); the payment result alone changes no order.
 func (s *Service) updateStatus(r *api.Request) (any, error) {
-	body, err := s.Body(r)
+	body, err := r.Body()
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +89,7 @@ func (sh *Shop) targetStatus(o map[string]any, v any) (rules.Status, error) {
 // orders. Unknown codes are skipped and listed in errors with 200 (spec,
 // Errors rule 2).
 func (s *Service) bulkStatus(r *api.Request) (any, error) {
-	body, err := s.Body(r)
+	body, err := r.Body()
 	if err != nil {
 		return nil, err
 	}
