@@ -6,7 +6,9 @@
 // (sandbox/core/shape), so a record created from a minimal body still answers
 // every key the reference requires. Each write records its change and
 // emits its events inside the store transaction. Behaviour the table
-// cannot express lives in behaviour packages (registry Kind Action).
+// cannot express lives in behaviour packages (registry Kind Action), which
+// write registry records through the same Writer (writer.go): the store
+// refuses a registry table's write from anywhere else.
 package crud
 
 import (
