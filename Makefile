@@ -20,7 +20,7 @@ FUZZ := \
 	./sandbox/shop/orders:FuzzEncode \
 	./sandbox/app/seed:FuzzFixtureFiles \
 	./sandbox/shop/webhooks:FuzzVerify \
-	./sandbox/tools/scenario:FuzzParse
+	./sandbox/app/scenario:FuzzParse
 
 .PHONY: up test fuzz build install lint cross dist schemas bench clean
 

@@ -14,12 +14,12 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/traffic"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/addons"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/jobs"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/orders"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/scenario"
 )
 
 // t0 is the fixed wall clock of every test frame.
@@ -149,7 +149,7 @@ func viewFixtures() map[string]any {
 		{EshopID: 1001, Operation: "BatchUpdateProducts", View: jobs.View{JobID: "0a9b8c7d6e", Endpoint: "/api/products/batch", CreationTime: ts(50),
 			CompletionTime: ts(55), Duration: str("00:00:05"), Status: jobs.Failed, Log: str("Export exploded.")}},
 	}}
-	installs := map[string]any{"installs": []addons.Record{
+	installs := map[string]any{"installs": []addons.InstallReport{
 		{ID: "inst-1", EshopID: 1001, Addon: "example-addon", InstallURL: "http://127.0.0.1:9300/install", Result: addons.Passed, Passed: true,
 			StartedAt: sandbox.FormatTime(at(2)), FinishedAt: sandbox.FormatTime(at(2)), Answer: &addons.Answer{Status: 200, DurationMs: 12},
 			Summary: "Installed: the add-on exchanged the code and answered 200.", AddonStatus: "installed", Problems: []string{}},

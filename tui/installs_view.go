@@ -21,7 +21,7 @@ var installsView = &dataView{
 
 func loadInstalls(raw json.RawMessage, st Styles) (viewData, error) {
 	var v struct {
-		Installs []addons.Record `json:"installs"`
+		Installs []addons.InstallReport `json:"installs"`
 	}
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return viewData{}, fmt.Errorf("the installs: %v", err)

@@ -7,11 +7,12 @@ import (
 	"testing"
 )
 
-// TestREADMEShowsTheSplitView: the README's picture of the split view is
-// the golden screen's first lines, so it cannot drift from what the UI
+// TestREADMEShowsTheSplitView: the picture of the split view in
+// docs/terminal-ui.md (the README's page on the UI) is the golden
+// screen's first lines, so it cannot drift from what the UI
 // draws.
 func TestREADMEShowsTheSplitView(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	readme, err := os.ReadFile(filepath.Join("..", "docs", "terminal-ui.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,6 +25,6 @@ func TestREADMEShowsTheSplitView(t *testing.T) {
 		lines = append(lines, strings.TrimRight(l, " "))
 	}
 	if !strings.Contains(string(readme), "```text\n"+strings.Join(lines, "\n")+"\n```") {
-		t.Fatal("README.md's split-view picture is not the first 14 lines of busy_120x40.golden; copy them again")
+		t.Fatal("docs/terminal-ui.md's split-view picture is not the first 14 lines of busy_120x40.golden; copy them again")
 	}
 }

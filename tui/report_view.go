@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/scenario"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
 )
 
 // reportView is the contract report (GET /_sandbox/report): one row per

@@ -17,7 +17,8 @@ import (
 )
 
 // TestMakeDist: `make dist` writes one archive per system (tar.gz, zip
-// for Windows), each holding the program and the README, and SHA256SUMS
+// for Windows), each holding the program, the README and the pages of
+// docs/ it links (docs/<page>.md), and SHA256SUMS
 // matching them; the program for this system prints the stamped version.
 func TestMakeDist(t *testing.T) {
 	if _, err := exec.LookPath("make"); err != nil {
@@ -60,13 +61,21 @@ func TestMakeDist(t *testing.T) {
 	if string(sums) != wantSums.String() {
 		t.Fatalf("SHA256SUMS:\n%s\nwant:\n%s", sums, wantSums.String())
 	}
+	var pages []string
+	docs, err := filepath.Glob(filepath.Join("..", "..", "docs", "*.md"))
+	if err != nil || len(docs) == 0 {
+		t.Fatalf("no pages in docs/ (%v)", err)
+	}
+	for _, d := range docs {
+		pages = append(pages, "docs/"+filepath.Base(d))
+	}
 	for i, n := range want {
 		files := readArchive(t, filepath.Join(out, n))
 		exe := "sandbox"
 		if strings.HasPrefix(targets[i], "windows") {
 			exe = "sandbox.exe"
 		}
-		if names := sortedKeys(files); strings.Join(names, " ") != strings.Join(sorted(exe, "README.md"), " ") {
+		if names := sortedKeys(files); strings.Join(names, " ") != strings.Join(sorted(append([]string{exe, "README.md"}, pages...)...), " ") {
 			t.Errorf("%s holds %q", n, names)
 		}
 		if files[exe].mode&0o111 == 0 {

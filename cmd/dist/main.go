@@ -1,7 +1,8 @@
 // Command dist writes the release archives `make dist` promises: for each
 // target (os/arch) the sandbox program built with the version stamped,
-// packed with the README into sandbox_<version>_<os>_<arch>.tar.gz (.zip
-// for Windows), and SHA256SUMS over them in the format `sha256sum -c`
+// packed with the README and its reference pages (docs/*.md, which the
+// README links) into sandbox_<version>_<os>_<arch>.tar.gz (.zip for
+// Windows), and SHA256SUMS over them in the format `sha256sum -c`
 // and `shasum -a 256 -c` read. It needs nothing but Go.
 //
 //	go run ./cmd/dist -version v1.2.3 -out dist linux/amd64 windows/amd64
@@ -50,6 +51,11 @@ func run(args []string) error {
 	if err := os.RemoveAll(*out); err != nil {
 		return err
 	}
+	docs, err := filepath.Glob(filepath.Join("docs", "*.md"))
+	if err != nil {
+		return err
+	}
+	sort.Strings(docs)
 	stage := filepath.Join(*out, ".build")
 	var archives []string
 	for _, t := range fs.Args() {
@@ -67,6 +73,9 @@ func run(args []string) error {
 		}
 		name := archiveName(*version, goos, goarch)
 		files := []file{{name: exeName(goos), path: bin, mode: 0o755}, {name: "README.md", path: "README.md", mode: 0o644}}
+		for _, d := range docs {
+			files = append(files, file{name: "docs/" + filepath.Base(d), path: d, mode: 0o644})
+		}
 		if err := writeArchive(filepath.Join(*out, name), files); err != nil {
 			return err
 		}

@@ -21,5 +21,5 @@ import (
 )
 
 func main() {
-	os.Exit(addon.Main(discover.Locate))
+	os.Exit(exampleaddon.Main(discover.Locate))
 }

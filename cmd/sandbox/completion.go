@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"io"
 	"io/fs"
 	"net/http"
 	"sort"
@@ -15,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/eshop-sandbox/sandbox/fixtures"
+	"github.com/eshop-sandbox/sandbox/sandbox/controlclient"
 )
 
 // Shell completion: cobra's `sandbox completion bash|zsh|fish|powershell`
@@ -72,34 +71,14 @@ func knownShops(cmd *cobra.Command) []shopSummary {
 
 // remoteShops reads the e-shops and add-ons of a running sandbox.
 func remoteShops(ctx context.Context, base string) ([]shopSummary, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/_sandbox/eshops", nil)
+	cc := controlclient.New(base, &http.Client{Timeout: completionTimeout})
+	cc.Unrecorded = true // a tab press is not the user's traffic
+	shops, err := cc.Eshops(ctx)
 	if err != nil {
-		return nil, err
-	}
-	resp, err := (&http.Client{Timeout: completionTimeout}).Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET /_sandbox/eshops: %s", resp.Status)
-	}
-	var env struct {
-		Data struct {
-			Eshops []struct {
-				ID     int    `json:"id"`
-				Name   string `json:"name"`
-				Addons []struct {
-					Name string `json:"name"`
-				} `json:"addons"`
-			} `json:"eshops"`
-		} `json:"data"`
-	}
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 8<<20)).Decode(&env); err != nil {
 		return nil, err
 	}
 	var out []shopSummary
-	for _, e := range env.Data.Eshops {
+	for _, e := range shops {
 		s := shopSummary{ID: e.ID, Name: e.Name}
 		for _, a := range e.Addons {
 			s.Addons = append(s.Addons, a.Name)

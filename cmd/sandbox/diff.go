@@ -10,7 +10,7 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/tools/fidelity"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/upstream"
+	"github.com/eshop-sandbox/sandbox/sandbox/tools/record/upstream"
 )
 
 // Exit codes of sandbox diff, as diff(1) has them.

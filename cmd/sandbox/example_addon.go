@@ -12,7 +12,7 @@ import (
 // start it as ${SANDBOX_BIN} example-addon. It is the add-on's own cobra
 // command, so both programs print the same help.
 func newExampleAddonCmd() *cobra.Command {
-	cmd := addon.Command(discover.Locate)
+	cmd := exampleaddon.Command(discover.Locate)
 	cmd.Use = "example-addon [flags]"
 	inner := cmd.RunE
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {

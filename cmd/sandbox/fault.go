@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/scenario"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
 )
 
 func newFaultCmd() *cobra.Command {

@@ -50,7 +50,7 @@ not start. Past reports: GET /_sandbox/installs.`,
 			if err := c.call(cmd.Context(), http.MethodPost, fmt.Sprintf("/_sandbox/eshops/%d/install", eshopID), map[string]string{"addon": name}, &data); err != nil {
 				return fail(cmd, "%v", err)
 			}
-			var rec addons.Record
+			var rec addons.InstallReport
 			if err := json.Unmarshal(data, &rec); err != nil {
 				return fail(cmd, "the install report could not be read: %v", err)
 			}

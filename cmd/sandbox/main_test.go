@@ -25,7 +25,7 @@ func TestMain(m *testing.M) {
 	}
 	testscript.Main(isolated{m}, map[string]func(){
 		"sandbox":       func() { os.Exit(Main()) },
-		"example-addon": func() { os.Exit(addon.Main(discover.Locate)) },
+		"example-addon": func() { os.Exit(exampleaddon.Main(discover.Locate)) },
 	})
 }
 

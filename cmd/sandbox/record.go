@@ -11,8 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/anonymize"
 	"github.com/eshop-sandbox/sandbox/sandbox/tools/record"
+	"github.com/eshop-sandbox/sandbox/sandbox/tools/record/anonymize"
 )
 
 func newRecordCmd() *cobra.Command {

@@ -16,8 +16,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
 	"github.com/eshop-sandbox/sandbox/sandbox/tools/runner"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/scenario"
 )
 
 func newTestCmd() *cobra.Command {

@@ -1,10 +1,10 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"time"
@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/eshop-sandbox/sandbox/sandbox/app/discover"
+	"github.com/eshop-sandbox/sandbox/sandbox/controlclient"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/traffic"
 )
 
@@ -77,26 +78,11 @@ the newest calls and attempts only (see --traffic-history of sandbox up).`,
 }
 
 func fetchHAR(t discover.Target) ([]byte, error) {
-	base := t.URL
-	c := &http.Client{Timeout: 30 * time.Second}
-	resp, err := c.Get(base + traffic.HARPath)
-	if err != nil {
-		return nil, errors.New(unreachable(t, err))
+	cc := controlclient.New(t.URL, &http.Client{Timeout: 30 * time.Second})
+	body, err := cc.Document(context.Background(), traffic.HARPath)
+	var te *controlclient.TransportError
+	if errors.As(err, &te) {
+		return nil, errors.New(unreachable(t, te.Err))
 	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode != http.StatusOK {
-		var env struct {
-			Errors []struct{ Message string } `json:"errors"`
-		}
-		msg := string(body)
-		if json.Unmarshal(body, &env) == nil && len(env.Errors) > 0 {
-			msg = env.Errors[0].Message
-		}
-		return nil, fmt.Errorf("GET %s%s: %s: %s", base, traffic.HARPath, resp.Status, msg)
-	}
-	return body, nil
+	return body, err
 }

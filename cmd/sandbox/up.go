@@ -18,9 +18,9 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/app"
 	"github.com/eshop-sandbox/sandbox/sandbox/app/discover"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/auth"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/traffic"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/eshop"
 )
 
 func newUpCmd() *cobra.Command {

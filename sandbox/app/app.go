@@ -24,9 +24,9 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/core/auth"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/egress"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/registry"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/system"
 	"github.com/eshop-sandbox/sandbox/schemas"
 )

@@ -5,14 +5,14 @@ import (
 	"errors"
 	"maps"
 
+	"github.com/eshop-sandbox/sandbox/sandbox/app/openapi"
 	"github.com/eshop-sandbox/sandbox/sandbox/app/surface"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/traffic"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/addons"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/orders"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/payments"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/openapi"
 )
 
 // modules lists the behaviour packages, one line each. Each operation has

@@ -3,10 +3,10 @@ package app
 import (
 	"strconv"
 
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/jobs"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/webhooks"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/scenario"
 )
 
 // scenarioModule applies a scenario's scripted faults while serving (and

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/registry"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/eshop"
 )
 
 // TestRegistryTablesWrittenOnlyThroughCrud: in a running sandbox, a raw

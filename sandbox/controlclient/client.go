@@ -7,7 +7,7 @@
 //
 // The client needs no token: the control plane has none. Its answers are
 // the same structs the sandbox's handlers return (addons.View,
-// addons.Record, webhooks.EmittedEvent, webhooks.Notification,
+// addons.InstallReport, webhooks.EmittedEvent, webhooks.Notification,
 // scenario.FaultView, scenario.ReportView, traffic.Snapshot,
 // jobs.ControlItem), so a field named in one place is named the same in
 // the other.
@@ -25,12 +25,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/traffic"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/addons"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/jobs"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/webhooks"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/scenario"
 )
 
 // Client calls one sandbox's control plane.
@@ -43,6 +43,11 @@ type Client struct {
 	// Unrecorded keeps the client's reads (GET) out of the sandbox's
 	// traffic history, so a test that polls does not fill it.
 	Unrecorded bool
+	// UserAgent, when set, names the client in its calls. A tool that
+	// drives a sandbox for an add-on (sandbox test, sandbox certify) sends
+	// scenario.RunnerAgent, so the contract report does not judge the
+	// tool's own calls as the add-on's.
+	UserAgent string
 }
 
 // New returns a client of the sandbox at baseURL.
@@ -95,6 +100,9 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any) err
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	if c.UserAgent != "" {
+		req.Header.Set("User-Agent", c.UserAgent)
 	}
 	if c.Unrecorded && method == http.MethodGet {
 		req.Header.Set(traffic.UnrecordedHeader, "1")
@@ -202,14 +210,21 @@ func (c *Client) ApproveAddon(ctx context.Context, eshopID int, name string) (*a
 // Install runs the install handshake of the add-on into the e-shop and
 // answers its report. A failed handshake is not an error: the report's
 // Passed is the verdict, Problems say why.
-func (c *Client) Install(ctx context.Context, eshopID int, addon string) (*addons.Record, error) {
-	var v addons.Record
+func (c *Client) Install(ctx context.Context, eshopID int, addon string) (*addons.InstallReport, error) {
+	var v addons.InstallReport
 	return &v, c.Do(ctx, http.MethodPost, "/_sandbox/eshops/"+strconv.Itoa(eshopID)+"/install", map[string]string{"addon": addon}, &v)
+}
+
+// InstallRecord reads one install report by its id (as Install answered
+// it), with what happened since.
+func (c *Client) InstallRecord(ctx context.Context, id string) (*addons.InstallReport, error) {
+	var v addons.InstallReport
+	return &v, c.Do(ctx, http.MethodGet, "/_sandbox/installs/"+url.PathEscape(id), nil, &v)
 }
 
 // Installs lists the install reports, optionally of one e-shop (eshopID
 // > 0) or one add-on (addon != "").
-func (c *Client) Installs(ctx context.Context, eshopID int, addon string) ([]*addons.Record, error) {
+func (c *Client) Installs(ctx context.Context, eshopID int, addon string) ([]*addons.InstallReport, error) {
 	q := url.Values{}
 	if eshopID > 0 {
 		q.Set("eshop", strconv.Itoa(eshopID))
@@ -218,7 +233,7 @@ func (c *Client) Installs(ctx context.Context, eshopID int, addon string) ([]*ad
 		q.Set("addon", addon)
 	}
 	var v struct {
-		Installs []*addons.Record `json:"installs"`
+		Installs []*addons.InstallReport `json:"installs"`
 	}
 	err := c.Do(ctx, http.MethodGet, withQuery("/_sandbox/installs", q), nil, &v)
 	return v.Installs, err

@@ -2,15 +2,21 @@ package controlclient
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/eshop-sandbox/sandbox/sandbox/app/control"
 	"github.com/eshop-sandbox/sandbox/sandbox/app/inbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/app/timectl"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/limits"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/traffic"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/addons"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/jobs"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/oauth"
@@ -41,6 +47,14 @@ func (c *Client) Reset(ctx context.Context) error {
 func (c *Client) Clock(ctx context.Context) (*timectl.State, error) {
 	var v timectl.State
 	return &v, c.Do(ctx, http.MethodGet, timectl.Path, nil, &v)
+}
+
+// MoveClock moves the sandbox clock as the body says, in the control
+// plane's own words (advance "7d", set "2026-01-01T00:00:00Z"), for a
+// caller that passes on what its user wrote, as a scenario step does.
+func (c *Client) MoveClock(ctx context.Context, body timectl.MoveBody) (*timectl.State, error) {
+	var v timectl.State
+	return &v, c.Do(ctx, http.MethodPost, timectl.Path, body, &v)
 }
 
 // AdvanceClock moves the sandbox clock forward by d.
@@ -134,4 +148,45 @@ func (c *Client) Inbox(ctx context.Context, name string, count int, wait time.Du
 // InboxURL is the webhook URL of a named inbox inside the sandbox.
 func (c *Client) InboxURL(name string) string {
 	return c.BaseURL + inbox.PathPrefix + url.PathEscape(name)
+}
+
+// Document reads one of the control plane's documents that are not
+// envelopes (the HAR export at traffic.HARPath, the OpenAPI documents at
+// openapi.ControlPath and openapi.Path) and answers its bytes. A status
+// other than 200 comes back as an *api.AnswerError with the sandbox's
+// message.
+func (c *Client) Document(ctx context.Context, path string) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(c.BaseURL, "/")+path, nil)
+	if err != nil {
+		return nil, err
+	}
+	if c.UserAgent != "" {
+		req.Header.Set("User-Agent", c.UserAgent)
+	}
+	if c.Unrecorded {
+		req.Header.Set(traffic.UnrecordedHeader, "1")
+	}
+	hc := c.HTTP
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return nil, &TransportError{Method: http.MethodGet, Path: path, Err: err}
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
+	if err != nil {
+		return nil, fmt.Errorf("reading the sandbox's answer: %v", err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		err := api.DecodeAnswer(resp.StatusCode, raw, nil)
+		var ae *api.AnswerError
+		if errors.As(err, &ae) {
+			ae.Message = "GET " + path + ": " + ae.Message
+			return nil, ae
+		}
+		return nil, &api.AnswerError{Status: resp.StatusCode, Message: fmt.Sprintf("GET %s: HTTP %d", path, resp.StatusCode)}
+	}
+	return raw, nil
 }

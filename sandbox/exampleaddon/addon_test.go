@@ -1,4 +1,4 @@
-package addon_test
+package exampleaddon_test
 
 import (
 	"bytes"
@@ -22,9 +22,9 @@ var now0 = time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
 // installed builds the add-on against the fake service and installs it
 // (the install request is sent straight to its handler). Sleeps are
 // recorded instead of waited.
-func installed(t *testing.T, f *fakeService, state string) (*addon.Addon, *[]time.Duration) {
+func installed(t *testing.T, f *fakeService, state string) (*exampleaddon.Addon, *[]time.Duration) {
 	t.Helper()
-	a, err := addon.New(addon.Config{Name: "example-addon", PublicURL: "http://addon.test", APIURL: f.URL,
+	a, err := exampleaddon.New(exampleaddon.Config{Name: "example-addon", PublicURL: "http://addon.test", APIURL: f.URL,
 		OAuthURL: f.URL + "/eshops/5/action/ApiOAuthServer/token", ClientID: "client", ClientSecret: "secret",
 		StateFile: state, Events: []string{"order:create"}}, quietLog())
 	if err != nil {
@@ -87,7 +87,7 @@ func TestBackoff(t *testing.T) {
 			f.apiScript = tc.script
 			f.mu.Unlock()
 			err := a.API(context.Background(), f.eshopID, "GET", "/api/orders", nil, nil)
-			var apiErr *addon.APIError
+			var apiErr *exampleaddon.APIError
 			if tc.status == 0 && err != nil || tc.status != 0 && (!errors.As(err, &apiErr) || apiErr.Status != tc.status) {
 				t.Fatalf("error %v, want status %d", err, tc.status)
 			}
@@ -132,7 +132,7 @@ func TestExpiredTokenRefresh(t *testing.T) {
 	f.mu.Lock()
 	f.apiScript = []func(http.ResponseWriter){expired, expired}
 	f.mu.Unlock()
-	var apiErr *addon.APIError
+	var apiErr *exampleaddon.APIError
 	if err := a.API(context.Background(), f.eshopID, "GET", "/api/orders", nil, nil); !errors.As(err, &apiErr) || apiErr.Code() != "expired-token" {
 		t.Fatalf("second expiry: %v", err)
 	}
@@ -168,7 +168,7 @@ func TestSignature(t *testing.T) {
 	const key = "example-signature-key"
 	body := []byte(`{"eshopId":1,"event":"order:create","eventCreated":"2024-01-31T12:00:00+0100","eventInstance":"2024000001"}`)
 	const sig = "b464b874b28eafdeb436b6ee91d598d83417e77b"
-	if got := addon.Sign(key, body); got != sig {
+	if got := exampleaddon.Sign(key, body); got != sig {
 		t.Fatalf("Sign = %s, want the reference's %s", got, sig)
 	}
 	tests := []struct {
@@ -186,7 +186,7 @@ func TestSignature(t *testing.T) {
 		{"no key yet", "", body, sig, false},
 	}
 	for _, tc := range tests {
-		if got := addon.Verify(tc.key, tc.body, tc.signature); got != tc.ok {
+		if got := exampleaddon.Verify(tc.key, tc.body, tc.signature); got != tc.ok {
 			t.Errorf("%s: Verify = %v, want %v", tc.name, got, tc.ok)
 		}
 	}
@@ -216,15 +216,15 @@ func TestWebhooks(t *testing.T) {
 		status int
 		result string
 	}{
-		{"signed order:create", order, addon.Sign(f.signatureKey, []byte(order)), 200, "fetched order 2026000042 (New)"},
-		{"bad signature", order, addon.Sign("wrong", []byte(order)), 401, "rejected: bad signature"},
+		{"signed order:create", order, exampleaddon.Sign(f.signatureKey, []byte(order)), 200, "fetched order 2026000042 (New)"},
+		{"bad signature", order, exampleaddon.Sign("wrong", []byte(order)), 401, "rejected: bad signature"},
 		{"unsigned", order, "", 401, "rejected: bad signature"},
-		{"unknown e-shop", strings.Replace(order, `"eshopId":5`, `"eshopId":6`, 1), addon.Sign(f.signatureKey, []byte(strings.Replace(order, `"eshopId":5`, `"eshopId":6`, 1))), 401, "rejected: bad signature"},
+		{"unknown e-shop", strings.Replace(order, `"eshopId":5`, `"eshopId":6`, 1), exampleaddon.Sign(f.signatureKey, []byte(strings.Replace(order, `"eshopId":5`, `"eshopId":6`, 1))), 401, "rejected: bad signature"},
 		{"not a notification", `[1,2]`, "", 400, ""},
-		{"addon:suspend", sys("addon:suspend"), addon.Sign(f.signatureKey, []byte(sys("addon:suspend"))), 200, "suspended: no API calls until addon:approve"},
-		{"order while suspended", order, addon.Sign(f.signatureKey, []byte(order)), 200, "ignored while suspended"},
-		{"addon:approve", sys("addon:approve"), addon.Sign(f.signatureKey, []byte(sys("addon:approve"))), 200, "resumed"},
-		{"addon:uninstall", sys("addon:uninstall"), addon.Sign(f.signatureKey, []byte(sys("addon:uninstall"))), 200, "forgot the installation and its tokens"},
+		{"addon:suspend", sys("addon:suspend"), exampleaddon.Sign(f.signatureKey, []byte(sys("addon:suspend"))), 200, "suspended: no API calls until addon:approve"},
+		{"order while suspended", order, exampleaddon.Sign(f.signatureKey, []byte(order)), 200, "ignored while suspended"},
+		{"addon:approve", sys("addon:approve"), exampleaddon.Sign(f.signatureKey, []byte(sys("addon:approve"))), 200, "resumed"},
+		{"addon:uninstall", sys("addon:uninstall"), exampleaddon.Sign(f.signatureKey, []byte(sys("addon:uninstall"))), 200, "forgot the installation and its tokens"},
 	}
 	for _, tc := range tests {
 		if got := post(tc.body, tc.sig); got != tc.status {
@@ -270,7 +270,7 @@ func TestSetupCalls(t *testing.T) {
 	if !bytes.Contains(raw, []byte("oauth-token")) || !bytes.Contains(raw, []byte(f.signatureKey)) {
 		t.Fatalf("state file lacks the OAuth token or the key: %s", raw)
 	}
-	again, err := addon.New(addon.Config{APIURL: f.URL, OAuthURL: f.URL + "/eshops/5/action/ApiOAuthServer/token", StateFile: state}, quietLog())
+	again, err := exampleaddon.New(exampleaddon.Config{APIURL: f.URL, OAuthURL: f.URL + "/eshops/5/action/ApiOAuthServer/token", StateFile: state}, quietLog())
 	if err != nil || !again.Installation(f.eshopID) {
 		t.Fatalf("restart from the state file: %v", err)
 	}
@@ -283,7 +283,7 @@ func TestSetupCalls(t *testing.T) {
 // install request with an error status, never 200.
 func TestFailedExchange(t *testing.T) {
 	f := newFake(t)
-	a, err := addon.New(addon.Config{PublicURL: "http://addon.test", APIURL: f.URL, OAuthURL: f.URL + "/eshops/5/action/ApiOAuthServer/token",
+	a, err := exampleaddon.New(exampleaddon.Config{PublicURL: "http://addon.test", APIURL: f.URL, OAuthURL: f.URL + "/eshops/5/action/ApiOAuthServer/token",
 		ClientID: "client", ClientSecret: "wrong"}, quietLog())
 	if err != nil {
 		t.Fatal(err)
@@ -341,7 +341,7 @@ func TestAtMostThreeCallsAtOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if most != addon.MaxConcurrentCalls {
-		t.Fatalf("at most %d calls were open at once, want %d (the limit, reached by %d parallel calls)", most, addon.MaxConcurrentCalls, calls)
+	if most != exampleaddon.MaxConcurrentCalls {
+		t.Fatalf("at most %d calls were open at once, want %d (the limit, reached by %d parallel calls)", most, exampleaddon.MaxConcurrentCalls, calls)
 	}
 }

@@ -1,4 +1,4 @@
-// Package addon is a small but complete add-on for the e-shop management
+// Package exampleaddon is a small but complete add-on for the e-shop management
 // API. It is living documentation: every rule an add-on must follow is
 // implemented here once, in plain net/http, without importing anything of
 // the sandbox, so it reads the same against the real service.
@@ -69,4 +69,4 @@
 // URLs and gateway address there, and asking the sandbox to install the
 // add-on. Against the real service these come from the partner
 // administration and the service's operator instead.
-package addon
+package exampleaddon

@@ -1,4 +1,4 @@
-package addon_test
+package exampleaddon_test
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package addon
+package exampleaddon
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package addon_test
+package exampleaddon_test
 
 import (
 	"context"
@@ -14,9 +14,9 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/fixtures"
 	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
 	"github.com/eshop-sandbox/sandbox/sandbox/exampleaddon"
 	"github.com/eshop-sandbox/sandbox/sandbox/sandboxtest"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/scenario"
 )
 
 // cardOrder creates, as the e-shop, an order of e-shop 1001 paid online
@@ -112,7 +112,7 @@ func TestPaymentGatewayEndToEnd(t *testing.T) {
 		t.Fatalf("the confirmed page has no online payment button:\n%s", page)
 	}
 	gateway := html.UnescapeString(m[1])
-	if !strings.HasPrefix(gateway, a.Config().PublicURL+addon.GatewayPath+"?code=") || !strings.Contains(gateway, "&eshop=1001") {
+	if !strings.HasPrefix(gateway, a.Config().PublicURL+exampleaddon.GatewayPath+"?code=") || !strings.Contains(gateway, "&eshop=1001") {
 		t.Fatalf("the button leads to %s, not to the add-on's gateway at %s", gateway, a.Config().PublicURL)
 	}
 	resp, thanks := get(gateway) // the gateway settles and redirects (303) to the return address
@@ -173,7 +173,7 @@ func TestPaymentGatewayEndToEnd(t *testing.T) {
 		t.Errorf("the add-on's step-6 calls: %v", seq)
 	}
 	st := a.Status()
-	if len(st.Payments) != 1 || st.Payments[0].Result != addon.ResultPaid || st.Payments[0].StatusID == nil || *st.Payments[0].StatusID != detail.Order.Status.ID {
+	if len(st.Payments) != 1 || st.Payments[0].Result != exampleaddon.ResultPaid || st.Payments[0].StatusID == nil || *st.Payments[0].StatusID != detail.Order.Status.ID {
 		t.Errorf("the add-on's payments: %+v", st.Payments)
 	}
 
@@ -209,7 +209,7 @@ func TestParseResultStatuses(t *testing.T) {
 		{"paid=x", nil, true},
 		{"=3", nil, true},
 	} {
-		got, err := addon.ParseResultStatuses(tc.in)
+		got, err := exampleaddon.ParseResultStatuses(tc.in)
 		if (err != nil) != tc.bad {
 			t.Errorf("%q: error %v", tc.in, err)
 			continue

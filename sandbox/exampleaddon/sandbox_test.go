@@ -1,4 +1,4 @@
-package addon_test
+package exampleaddon_test
 
 import (
 	"context"
@@ -20,7 +20,7 @@ import (
 
 // startWithSandbox runs the example add-on on a free loopback port next
 // to a sandbox, registered there as example-addon (the fixtures' add-on).
-func startWithSandbox(t *testing.T) (*addon.Addon, *sandboxtest.Server, *sandbox.Clock) {
+func startWithSandbox(t *testing.T) (*exampleaddon.Addon, *sandboxtest.Server, *sandbox.Clock) {
 	t.Helper()
 	clock := sandbox.NewFrozenClock(time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC))
 	s := sandboxtest.New(t, sandbox.Config{Clock: clock})
@@ -28,7 +28,7 @@ func startWithSandbox(t *testing.T) (*addon.Addon, *sandboxtest.Server, *sandbox
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := addon.New(addon.Config{Name: "example-addon", APIURL: s.URL, OAuthURL: s.URL + "/eshops/1001" + oauth.TokenPath,
+	a, err := exampleaddon.New(exampleaddon.Config{Name: "example-addon", APIURL: s.URL, OAuthURL: s.URL + "/eshops/1001" + oauth.TokenPath,
 		PublicURL: "http://" + ln.Addr().String(), Events: []string{"order:create"}}, quietLog())
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +82,7 @@ func TestAgainstSandbox(t *testing.T) {
 	if r := s.Do(sandboxtest.Call{Method: "POST", Path: "/_sandbox/eshops/1001/addons/example-addon/suspend"}); r.Status != 200 {
 		t.Fatalf("suspend: %d", r.Status)
 	}
-	var apiErr *addon.APIError
+	var apiErr *exampleaddon.APIError
 	if err := a.API(ctx, 1001, "GET", "/api/orders", nil, nil); !errors.As(err, &apiErr) || apiErr.Status != 403 || apiErr.Code() != "addon-suspended" {
 		t.Fatalf("call while suspended: %v", err)
 	}
@@ -116,7 +116,7 @@ func TestInstallIntoSecondEshop(t *testing.T) {
 
 // waitEvent waits (real time: deliveries are real HTTP) until the add-on
 // has processed a notification whose result contains want.
-func waitEvent(t *testing.T, a *addon.Addon, event, want string) addon.Received {
+func waitEvent(t *testing.T, a *exampleaddon.Addon, event, want string) exampleaddon.Received {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
@@ -129,7 +129,7 @@ func waitEvent(t *testing.T, a *addon.Addon, event, want string) addon.Received 
 		time.Sleep(20 * time.Millisecond)
 	}
 	t.Fatalf("no %s processed with %q; events %+v", event, want, a.Status().Events)
-	return addon.Received{}
+	return exampleaddon.Received{}
 }
 
 // TestWebhooksFromSandbox: the signature key the add-on obtains at
@@ -189,7 +189,7 @@ func TestCustomerImportUsesASnapshot(t *testing.T) {
 		t.Fatal(err)
 	}
 	public := "http://" + ln.Addr().String()
-	a, err := addon.New(addon.Config{Name: "example-addon", APIURL: s.URL, OAuthURL: s.URL + "/eshops/1001" + oauth.TokenPath,
+	a, err := exampleaddon.New(exampleaddon.Config{Name: "example-addon", APIURL: s.URL, OAuthURL: s.URL + "/eshops/1001" + oauth.TokenPath,
 		PublicURL: public, Events: []string{"customer:import"}}, quietLog())
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package sandboxtest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,8 +13,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/core/traffic"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/openapi"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/openapi"
+	"github.com/eshop-sandbox/sandbox/sandbox/controlclient"
 )
 
 // controlSchemas are the answer schemas of the control plane's document
@@ -33,17 +34,9 @@ func (c *controlSchemas) load(client *http.Client, base string) {
 }
 
 func compileControl(client *http.Client, base string) (map[string]*jsonschema.Schema, error) {
-	req, err := http.NewRequest(http.MethodGet, base+openapi.ControlPath, nil)
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set(traffic.UnrecordedHeader, "1")
-	resp, err := client.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
+	cc := controlclient.New(base, client)
+	cc.Unrecorded = true
+	raw, err := cc.Document(context.Background(), openapi.ControlPath)
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/eshop-sandbox/sandbox/sandbox/app/inbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
 	"github.com/eshop-sandbox/sandbox/sandbox/controlclient"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
@@ -20,7 +21,6 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/addons"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/jobs"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/webhooks"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/scenario"
 )
 
 // DefaultWaitTimeout is how long the WaitFor helpers wait for their
@@ -72,7 +72,7 @@ func (s *Server) Register(name string, cfg controlclient.AddonConfig) *addons.Vi
 // Install runs the install handshake of a registered add-on into the
 // test's e-shop and returns its report. It fails the test, listing the
 // handshake's problems, unless the report's verdict (Passed) is true.
-func (s *Server) Install(name string) *addons.Record {
+func (s *Server) Install(name string) *addons.InstallReport {
 	s.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*addons.DefaultInstallTimeout)
 	defer cancel()

@@ -9,21 +9,21 @@ import (
 	"testing"
 )
 
-// TestREADMEGoTestIsTestWholeAddon: the README's "In Go tests" block is
-// shown, not run; TestWholeAddon runs the same steps. Both call the same
+// TestREADMEGoTestIsTestWholeAddon: the Go block of "In Go tests"
+// (docs/go-tests.md, linked from the README) is shown, not run; TestWholeAddon runs the same steps. Both call the same
 // kit helpers, in the same order, so neither drifts from the other.
 func TestREADMEGoTestIsTestWholeAddon(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	page, err := os.ReadFile(filepath.Join("..", "..", "docs", "go-tests.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(readme), "### In Go tests\n")
+	_, section, ok := strings.Cut(string(page), "# In Go tests\n")
 	if !ok {
-		t.Fatal(`README.md has no "### In Go tests" section`)
+		t.Fatal(`docs/go-tests.md is not headed "# In Go tests"`)
 	}
 	_, block, ok := strings.Cut(section, "```go\n")
 	if !ok {
-		t.Fatal(`the "In Go tests" section has no Go block`)
+		t.Fatal(`docs/go-tests.md has no Go block`)
 	}
 	block, _, _ = strings.Cut(block, "```")
 	src, err := os.ReadFile("addon_example_test.go")
@@ -41,6 +41,6 @@ func TestREADMEGoTestIsTestWholeAddon(t *testing.T) {
 		return out
 	}
 	if r, w := names(block), names(test); !slices.Equal(r, w) || len(r) < 5 {
-		t.Errorf("the README's Go test calls %v; TestWholeAddon calls %v", r, w)
+		t.Errorf("the Go test of docs/go-tests.md calls %v; TestWholeAddon calls %v", r, w)
 	}
 }

@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/eshop-sandbox/sandbox/sandbox/app/openapi"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/openapi"
 )
 
 // Where the index's links point (paths under the base URL).

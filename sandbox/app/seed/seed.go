@@ -22,9 +22,9 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/registry"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/eshop"
 )
 
 // Fixed file names inside an e-shop folder; every other *.json file names

@@ -15,13 +15,13 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/changelog"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/crud"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/registry"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/accounting"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/catalog"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/documents/accounting"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/logistics"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/marketing"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/products/catalog"
 )
 
 // Deps are what the surface needs.

@@ -7,8 +7,8 @@ package api
 // date) and the values the sandbox's handlers already accepted. One name
 // has one kind on every endpoint. QueryParams fails for a name missing
 // here, so the sandbox refuses to start rather than leave a parameter
-// unchecked by accident. The README's "Choices where the spec and the
-// reference are silent" lists the guesses.
+// unchecked by accident. docs/choices.md ("Choices where the spec and
+// the reference are silent") lists the guesses.
 var queryKinds = map[string]QueryParam{
 	// Paging (spec: integers, the first page is 1).
 	"page":         {Kind: QueryPositive},

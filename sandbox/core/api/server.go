@@ -18,7 +18,7 @@ type Authenticator interface {
 }
 
 // ModuleGate refuses a call whose e-shop lacks the module its endpoint
-// needs (sandbox/shop/eshop implements it): nil, or the 403 to answer.
+// needs (sandbox/core/eshop implements it): nil, or the 403 to answer.
 type ModuleGate interface {
 	RequireModule(eshop int, module, operation string) error
 }

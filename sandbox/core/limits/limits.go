@@ -160,10 +160,46 @@ func (l *Limiter) Admit(next http.Handler) http.Handler {
 			api.WriteError(w, r, l.headers, err)
 			return
 		}
-		defer release()
-		next.ServeHTTP(w, r)
+		// The call stops counting against the connection limits once its
+		// answer starts: a client that read a whole answer may call again
+		// at once, even if this goroutine has not yet returned (an answer
+		// larger than the server's buffer reaches the client during Write).
+		aw := &answering{ResponseWriter: w, release: release}
+		defer aw.done()
+		next.ServeHTTP(aw, r)
 	})
 }
+
+// answering releases the admission slots of a call when its answer
+// starts (the status line is written), or when the handler returns.
+type answering struct {
+	http.ResponseWriter
+	release  func()
+	released bool
+}
+
+func (a *answering) done() {
+	if !a.released {
+		a.released = true
+		a.release()
+	}
+}
+
+func (a *answering) WriteHeader(status int) {
+	if status >= 200 {
+		a.done()
+	}
+	a.ResponseWriter.WriteHeader(status)
+}
+
+func (a *answering) Write(p []byte) (int, error) {
+	a.done()
+	return a.ResponseWriter.Write(p)
+}
+
+// Unwrap lets http.ResponseController reach the server's writer (Flush,
+// deadlines).
+func (a *answering) Unwrap() http.ResponseWriter { return a.ResponseWriter }
 
 // Process sets the deprecation headers and takes the write lock of an API
 // call when its processing starts.

@@ -313,3 +313,48 @@ func TestLimitsOff(t *testing.T) {
 	close(g.release)
 	wg.Wait()
 }
+
+// TestAnsweredCallStopsCounting: a client that has read a whole answer may
+// call again at once, even while the server's goroutine of the answered
+// call has not returned yet (an answer larger than the server's write
+// buffer reaches the client during Write, before the handler returns). The
+// old limiter released the slot only on return, so the next call of a
+// client keeping to the limit got 429 too-many-connections.
+func TestAnsweredCallStopsCounting(t *testing.T) {
+	cfg := sandbox.DefaultLimits()
+	cfg.PerToken = 1
+	l := New(cfg, sandbox.NewClock(), headers)
+	answered := make(chan struct{})
+	hold := make(chan struct{})
+	var calls sync.WaitGroup
+	first := true
+	var mu sync.Mutex
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		isFirst := first
+		first = false
+		mu.Unlock()
+		w.WriteHeader(200)
+		_, _ = io.WriteString(w, `{"data":{"pad":"`+strings.Repeat("x", 64<<10)+`"},"errors":null}`)
+		_ = http.NewResponseController(w).Flush()
+		if isFirst {
+			close(answered)
+			<-hold // the goroutine is still busy after its answer went out
+		}
+	})
+	ts := serve(t, l, h)
+	calls.Add(1)
+	go func() {
+		defer calls.Done()
+		if r := do(t, ts, "GET", "/api/orders", "tok-a"); r.status != 200 {
+			t.Errorf("first call: %d %s", r.status, r.code)
+		}
+	}()
+	<-answered
+	r := do(t, ts, "GET", "/api/orders", "tok-a")
+	close(hold)
+	calls.Wait()
+	if r.status != 200 {
+		t.Fatalf("a call after the previous one was answered: %d %s, want 200", r.status, r.code)
+	}
+}

@@ -21,7 +21,7 @@ func Rows() []*Resource {
 	return rows
 }
 
-// Paging every list uses (README: default 20, maximum 100).
+// Paging every list uses (docs/choices.md: default 20, maximum 100).
 const (
 	PerPage    = 20
 	MaxPerPage = 100

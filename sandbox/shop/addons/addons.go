@@ -33,8 +33,8 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/egress"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/oauth"
 )
 
@@ -94,9 +94,9 @@ func (s *Service) ControlRoutes() []api.Route {
 			BodySchema: ConfigSchema()},
 		{Operation: "sandbox.addons.delete", Method: http.MethodDelete, Summary: "Remove an add-on from the e-shop; its tokens are revoked (no event is sent)", Path: addon, Handler: s.remove, Answer: &Removed{}},
 		{Operation: "sandbox.addons.approve", Method: http.MethodPost, Summary: "Approve the add-on's pending endpoints", Path: addon + "/approve", Handler: s.approve, Answer: &ApproveResult{}, Body: ApproveBody{}},
-		{Operation: "sandbox.install", Method: http.MethodPost, Summary: "Run the install handshake against the add-on's install URL", Path: "/_sandbox/eshops/{eshopId:[0-9]+}/install", Handler: s.install, Answer: &Record{}, Body: InstallBody{}},
-		{Operation: "sandbox.installs.list", Method: http.MethodGet, Summary: "Install handshakes run so far, each with its report", Path: "/_sandbox/installs", Handler: s.installs, Answer: map[string]any{"installs": api.Doc([]*Record{}, "The install reports, in start order.")}},
-		{Operation: "sandbox.installs.get", Method: http.MethodGet, Summary: "One install handshake's report", Path: "/_sandbox/installs/{id}", Handler: s.installByID, Answer: &Record{}},
+		{Operation: "sandbox.install", Method: http.MethodPost, Summary: "Run the install handshake against the add-on's install URL", Path: "/_sandbox/eshops/{eshopId:[0-9]+}/install", Handler: s.install, Answer: &InstallReport{}, Body: InstallBody{}},
+		{Operation: "sandbox.installs.list", Method: http.MethodGet, Summary: "Install handshakes run so far, each with its report", Path: "/_sandbox/installs", Handler: s.installs, Answer: map[string]any{"installs": api.Doc([]*InstallReport{}, "The install reports, in start order.")}},
+		{Operation: "sandbox.installs.get", Method: http.MethodGet, Summary: "One install handshake's report", Path: "/_sandbox/installs/{id}", Handler: s.installByID, Answer: &InstallReport{}},
 	}
 	for _, action := range Actions() {
 		routes = append(routes, api.Route{Operation: "sandbox.addons." + action, Method: http.MethodPost, Path: addon + "/" + action, Handler: s.lifecycleHandler(action), Answer: &LifecycleResult{}, Body: api.NoData{},

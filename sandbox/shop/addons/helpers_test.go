@@ -49,13 +49,13 @@ func configure(t *testing.T, s *sandboxtest.Server, eshop int, name string, body
 }
 
 // install runs the handshake through the control plane.
-func install(t *testing.T, s *sandboxtest.Server, eshop int, name string) addons.Record {
+func install(t *testing.T, s *sandboxtest.Server, eshop int, name string) addons.InstallReport {
 	t.Helper()
 	r := s.Do(sandboxtest.Call{Method: "POST", Path: "/_sandbox/eshops/" + itoa(eshop) + "/install", Body: map[string]string{"addon": name}})
 	if r.Status != 200 {
 		t.Fatalf("install %s: %d %s", name, r.Status, r.Body)
 	}
-	var rec addons.Record
+	var rec addons.InstallReport
 	r.Data(t, &rec)
 	return rec
 }
@@ -120,7 +120,7 @@ func (c client) accessToken(oauthTok string) (int, string, string) {
 	return resp.StatusCode, out.AccessToken, e
 }
 
-func hasProblem(rec addons.Record, substr string) bool {
+func hasProblem(rec addons.InstallReport, substr string) bool {
 	for _, p := range rec.Problems {
 		if strings.Contains(p, substr) {
 			return true

@@ -17,8 +17,8 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/auth"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/oauth"
 )
 
@@ -67,14 +67,14 @@ func (in *Installer) stop() { in.cancel() }
 // handshake is a report with Passed false, not an error; errors are for
 // installs that cannot start (unknown e-shop or add-on, one already
 // running, a suspended add-on).
-func (in *Installer) Install(ctx context.Context, eshopID int, name string) (*Record, error) {
+func (in *Installer) Install(ctx context.Context, eshopID int, name string) (*InstallReport, error) {
 	key := strconv.Itoa(eshopID) + "/" + name
 	if !in.fl.start(key, nil) {
 		return nil, sandbox.Conflict(name, "An install of the add-on %s into e-shop %d is already running.", name, eshopID)
 	}
 	defer in.fl.end(key)
 
-	var rec *Record
+	var rec *InstallReport
 	var code, clientID string
 	err := in.s.d.Store.Update(func(tx *store.Tx) error {
 		ad, err := in.s.addonForInstall(tx, eshopID, name)
@@ -97,10 +97,10 @@ func (in *Installer) Install(ctx context.Context, eshopID int, name string) (*Re
 			return err
 		}
 		clientID = ad.ClientID
-		rec = &Record{ID: id, EshopID: eshopID, Addon: name, InstallURL: ad.InstallURL, TokenURL: in.s.OAuth.TokenURL(eshopID),
+		rec = &InstallReport{ID: id, EshopID: eshopID, Addon: name, InstallURL: ad.InstallURL, TokenURL: in.s.OAuth.TokenURL(eshopID),
 			Result: Running, StartedAt: now(tx), CodeExpiresAt: sandbox.FormatTime(c.ExpiresAt),
 			Exchanges: []Attempt{}, Problems: []string{}, AddonStatus: ad.Status}
-		return putRecord(tx, rec)
+		return putReport(tx, rec)
 	})
 	if err != nil {
 		return nil, err
@@ -114,6 +114,10 @@ func (in *Installer) Install(ctx context.Context, eshopID int, name string) (*Re
 	defer stopOnClose()
 	answer, unreachable := in.call(callCtx, rec.InstallURL, code, f)
 	if answer != nil && answer.Status == http.StatusOK && f.count() == 0 && in.LateGrace > 0 {
+		// While it waits, the running report shows the answer, so a
+		// reader (GET /_sandbox/installs/{id}) sees the add-on answered
+		// and the sandbox waits for the code exchange.
+		in.showAnswer(rec.ID, answer)
 		t := time.NewTimer(in.LateGrace)
 		select {
 		case <-f.late:
@@ -126,10 +130,26 @@ func (in *Installer) Install(ctx context.Context, eshopID int, name string) (*Re
 	return in.finish(rec, f, answer, unreachable)
 }
 
+// showAnswer puts the add-on's answer into a running install's stored
+// report.
+func (in *Installer) showAnswer(id string, answer *Answer) {
+	err := in.s.d.Store.Update(func(tx *store.Tx) error {
+		rec, err := getReport(tx, id)
+		if err != nil || rec.Result != Running {
+			return err
+		}
+		rec.Answer = answer
+		return putReport(tx, rec)
+	})
+	if err != nil {
+		in.s.d.Log.Error("install report: answer", "install", id, "err", err)
+	}
+}
+
 // finish judges the install and stores the final report. The flight
 // stays locked meanwhile, so an exchange arriving now waits and is then
 // added to the stored report instead of being lost.
-func (in *Installer) finish(rec *Record, f *flight, answer *Answer, unreachable string) (*Record, error) {
+func (in *Installer) finish(rec *InstallReport, f *flight, answer *Answer, unreachable string) (*InstallReport, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	rec.Answer, rec.Unreachable = answer, unreachable
@@ -140,7 +160,7 @@ func (in *Installer) finish(rec *Record, f *flight, answer *Answer, unreachable 
 		if ad, err := loadAddon(tx, rec.EshopID, rec.Addon); err == nil {
 			rec.AddonStatus = ad.Status
 		}
-		return putRecord(tx, rec)
+		return putReport(tx, rec)
 	})
 	f.closed = true
 	if err != nil {
@@ -150,7 +170,7 @@ func (in *Installer) finish(rec *Record, f *flight, answer *Answer, unreachable 
 	return rec, nil
 }
 
-func (in *Installer) publish(rec *Record) {
+func (in *Installer) publish(rec *InstallReport) {
 	if in.s.d.Bus != nil {
 		cp := *rec
 		in.s.d.Bus.Emit(TopicInstall, &cp)
@@ -227,10 +247,10 @@ func (in *Installer) observe(ex oauth.Exchange) {
 // appendLate adds an exchange that arrived after its install finished to
 // the stored report and judges it again.
 func (in *Installer) appendLate(ex oauth.Exchange) {
-	var rec *Record
+	var rec *InstallReport
 	err := in.s.d.Store.Update(func(tx *store.Tx) error {
 		var err error
-		if rec, err = getRecord(tx, ex.InstallID); err != nil || rec.Result == Running {
+		if rec, err = getReport(tx, ex.InstallID); err != nil || rec.Result == Running {
 			rec = nil
 			return nil
 		}
@@ -239,7 +259,7 @@ func (in *Installer) appendLate(ex oauth.Exchange) {
 		if ad, err := loadAddon(tx, rec.EshopID, rec.Addon); err == nil {
 			rec.AddonStatus = ad.Status
 		}
-		return putRecord(tx, rec)
+		return putReport(tx, rec)
 	})
 	if err != nil {
 		in.s.d.Log.Error("install report: late exchange", "install", ex.InstallID, "err", err)
@@ -303,12 +323,12 @@ func (s *Service) install(r *api.Request) (any, error) {
 
 // Installs lists the install reports in start order, optionally of one
 // e-shop (eshop > 0) or one add-on (addon != "").
-func (s *Service) Installs(eshopID int, addon string) ([]*Record, error) {
-	out := []*Record{}
+func (s *Service) Installs(eshopID int, addon string) ([]*InstallReport, error) {
+	out := []*InstallReport{}
 	err := s.d.Store.View(func(tx *store.Tx) error {
 		var derr error
 		err := tx.Scan(store.Global, InstallsCollection, func(_ string, doc []byte) bool {
-			var rec Record
+			var rec InstallReport
 			if derr = json.Unmarshal(doc, &rec); derr != nil {
 				return false
 			}
@@ -342,10 +362,10 @@ func (s *Service) installs(r *api.Request) (any, error) {
 }
 
 func (s *Service) installByID(r *api.Request) (any, error) {
-	var rec *Record
+	var rec *InstallReport
 	err := s.d.Store.View(func(tx *store.Tx) error {
 		var err error
-		rec, err = getRecord(tx, r.Var("id"))
+		rec, err = getReport(tx, r.Var("id"))
 		if errors.Is(err, sandbox.ErrNotFound) {
 			return sandbox.NotFound(r.Var("id"), "There is no install %q; GET /_sandbox/installs lists them.", r.Var("id"))
 		}

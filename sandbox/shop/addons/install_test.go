@@ -1,6 +1,7 @@
 package addons_test
 
 import (
+	"encoding/json"
 	"net"
 	"net/http"
 	"strings"
@@ -25,6 +26,7 @@ type brokenAddon struct {
 	do    behaviour
 	codes []string // codes received
 	done  sync.WaitGroup
+	s     *sandboxtest.Server // the sandbox installing it
 }
 
 func (b *brokenAddon) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -36,14 +38,27 @@ func (b *brokenAddon) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	b.do(c, w, code)
 }
 
-// afterAnswering runs fn once the install request has been answered.
+// afterAnswering runs fn once the sandbox has the add-on's answer to the
+// install request: its running install report shows the answer.
 func (b *brokenAddon) afterAnswering(w http.ResponseWriter, fn func()) {
 	w.WriteHeader(http.StatusOK)
 	w.(http.Flusher).Flush()
 	b.done.Add(1)
 	go func() {
 		defer b.done.Done()
-		time.Sleep(200 * time.Millisecond) // real network order, not sandbox time
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+			var v struct {
+				Installs []addons.InstallReport `json:"installs"`
+			}
+			r := b.s.Do(sandboxtest.Call{Path: "/_sandbox/installs?addon=broken-addon"})
+			if r.Status == http.StatusOK && json.Unmarshal(r.Body, &struct {
+				Data any `json:"data"`
+			}{&v}) == nil && len(v.Installs) > 0 {
+				if last := v.Installs[len(v.Installs)-1]; last.Result == addons.Running && last.Answer != nil {
+					break
+				}
+			}
+		}
 		fn()
 	}()
 }
@@ -135,7 +150,7 @@ func TestInstallHandshake(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s, _ := start(t)
-			b := &brokenAddon{}
+			b := &brokenAddon{s: s}
 			b.do = tc.do(b)
 			url := serve(t, b)
 			v := configure(t, s, 1001, "broken-addon", map[string]any{"installUrl": url + "/install", "endpoints": []string{"GetListOfOrders"}})
@@ -173,7 +188,7 @@ func TestInstallHandshake(t *testing.T) {
 				t.Fatalf("add-on status %q, want %q", rec.AddonStatus, tc.status)
 			}
 			// The stored report is the one returned.
-			var stored addons.Record
+			var stored addons.InstallReport
 			s.Do(sandboxtest.Call{Path: "/_sandbox/installs/" + rec.ID}).Data(t, &stored)
 			if stored.Result != rec.Result || len(stored.Exchanges) != len(rec.Exchanges) || stored.FinishedAt == "" {
 				t.Fatalf("stored report %+v differs from %+v", stored, rec)
@@ -216,7 +231,7 @@ func TestLateReuseReopensReport(t *testing.T) {
 	if st, _ := b.c.exchange(b.codes[0], nil); st != 400 {
 		t.Fatalf("late reuse answered %d", st)
 	}
-	var stored addons.Record
+	var stored addons.InstallReport
 	s.Do(sandboxtest.Call{Path: "/_sandbox/installs/" + rec.ID}).Data(t, &stored)
 	if stored.Passed || len(stored.Exchanges) != 2 || !stored.Exchanges[1].AfterAnswer || !hasProblem(stored, "reused the code") {
 		t.Fatalf("report after the late reuse: %+v", stored)
@@ -300,7 +315,7 @@ func TestInstallRunsOneAtATime(t *testing.T) {
 	}
 	v := configure(t, s, 1001, "slow-addon", map[string]any{"installUrl": serve(t, b) + "/install"})
 	b.c = clientOf(v)
-	first := make(chan addons.Record)
+	first := make(chan addons.InstallReport)
 	go func() { first <- install(t, s, 1001, "slow-addon") }()
 	<-arrived
 	r := s.Do(sandboxtest.Call{Method: "POST", Path: "/_sandbox/eshops/1001/install", Body: map[string]string{"addon": "slow-addon"}})
@@ -323,9 +338,9 @@ func TestInstallsList(t *testing.T) {
 	b.c = clientOf(v)
 	install(t, s, 1001, "listed-addon")
 	install(t, s, 1002, "listed-addon") // copied from e-shop 1001
-	list := func(q string) []addons.Record {
+	list := func(q string) []addons.InstallReport {
 		var out struct {
-			Installs []addons.Record `json:"installs"`
+			Installs []addons.InstallReport `json:"installs"`
 		}
 		r := s.Do(sandboxtest.Call{Path: "/_sandbox/installs" + q})
 		if r.Status != 200 {

@@ -13,7 +13,7 @@ import (
 // exchange the code in the same request, before it answers the install
 // request with HTTP 200. Every deviation is one readable problem, the
 // root cause (a refused exchange) before its consequence (the answer).
-func Judge(rec *Record) {
+func Judge(rec *InstallReport) {
 	var problems []string
 	inTime, late, refused := false, false, 0
 	for i, a := range rec.Exchanges {

@@ -42,7 +42,7 @@ func TestJudge(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			rec := &Record{InstallURL: "http://addon/install", TokenURL: "http://sandbox/eshops/1/action/ApiOAuthServer/token", Answer: tc.answer, Exchanges: tc.exchanges}
+			rec := &InstallReport{InstallURL: "http://addon/install", TokenURL: "http://sandbox/eshops/1/action/ApiOAuthServer/token", Answer: tc.answer, Exchanges: tc.exchanges}
 			if tc.answer == nil {
 				rec.Unreachable = "connection refused"
 			}
@@ -69,7 +69,7 @@ func TestJudge(t *testing.T) {
 
 // TestWriteText shows the report as `sandbox install` prints it.
 func TestWriteText(t *testing.T) {
-	rec := &Record{ID: "7", EshopID: 1001, Addon: "shop-sync", InstallURL: "http://addon/install", TokenURL: "http://sb/token",
+	rec := &InstallReport{ID: "7", EshopID: 1001, Addon: "shop-sync", InstallURL: "http://addon/install", TokenURL: "http://sb/token",
 		CodeExpiresAt: "2026-03-02T10:05:00+0000", Answer: &Answer{Status: 200}, AddonStatus: "configured"}
 	Judge(rec)
 	var b strings.Builder

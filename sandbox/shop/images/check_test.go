@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/eshop"
 )
 
 // TestCheck: Check lets through the cut paths the routes serve and an

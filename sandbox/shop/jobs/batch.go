@@ -18,9 +18,9 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/core/crud"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/registry"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/catalog"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/orders"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/orders/rules"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/products/catalog"
 )
 
 // A batch endpoint is a registry row of kind Batch: the file at

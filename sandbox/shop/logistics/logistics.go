@@ -10,7 +10,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/crud"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
 )
 
 // Handlers returns the logistics actions keyed by operation.

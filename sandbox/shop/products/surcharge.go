@@ -9,7 +9,7 @@ import (
 	"fmt"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
 )
 
 // ApplySurchargeUpdate applies the spec's rules of PATCH

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
 )
 
 func TestSlug(t *testing.T) {

@@ -27,7 +27,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/storefront/locale"
 )
 
-// update rewrites the screenshots in testdata/screenshots that the README shows (the repository keeps its top level to the project's folders).
+// update rewrites the screenshots in testdata/screenshots that docs/api-behaviour.md shows (the repository keeps its top level to the project's folders).
 var update = flag.Bool("update", false, "write the storefront screenshots to testdata/screenshots")
 
 // ChromiumPath is where Debian's chromium package puts the browser.
@@ -36,10 +36,10 @@ const ChromiumPath = "/usr/bin/chromium"
 // The fixed window the pages are checked and photographed in.
 const winWidth, winHeight = 1280, 900
 
-// shotsDir is where -update writes the screenshots (the README's images).
+// shotsDir is where -update writes the screenshots (the images of docs/api-behaviour.md, The storefront).
 var shotsDir = filepath.Join("testdata", "screenshots")
 
-// shots are the pages photographed for the README, by file name.
+// shots are the pages photographed for docs/api-behaviour.md, by file name.
 var shots = []string{"storefront-home.png", "storefront-category.png", "storefront-product.png",
 	"storefront-order-confirmed.png", "storefront-thank-you.png", "storefront-thank-you-failed.png"}
 
@@ -164,7 +164,7 @@ func (c check) ok(what string, cond bool) {
 
 // visit opens a page and reads its facts; on any failure of the subtest
 // a screenshot of the page lands in a temporary folder that outlives the
-// test, and with -update the page is photographed for the README.
+// test, and with -update the page is photographed for docs/api-behaviour.md.
 func visit(t *testing.T, ctx context.Context, url, shot string) (*facts, func()) {
 	t.Helper()
 	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
@@ -271,8 +271,8 @@ func newGateway(t *testing.T, s *sandboxtest.Server, addonToken string, paidStat
 // e-shop and the English one's home, then an order's confirmed page, the
 // 5-second redirect to the gateway and the thank-you page after a paid,
 // a failed and a pending payment. Each page's elements are checked in the
-// DOM against the API's data; the pages' look is photographed for the
-// README with -update (fonts differ between machines, so the pictures are
+// DOM against the API's data; the pages' look is photographed for
+// docs/api-behaviour.md with -update (fonts differ between machines, so the pictures are
 // documentation, not the gate).
 func TestStorefrontInBrowser(t *testing.T) {
 	s := sandboxtest.New(t, sandbox.Config{})
@@ -530,7 +530,7 @@ func TestStorefrontInBrowser(t *testing.T) {
 	}
 }
 
-// checkShots: the README's screenshots exist, as PNGs of the fixed window.
+// checkShots: the screenshots docs/api-behaviour.md shows exist, as PNGs of the fixed window.
 func checkShots(t *testing.T) {
 	for _, name := range shots {
 		raw, err := os.ReadFile(filepath.Join(shotsDir, name))

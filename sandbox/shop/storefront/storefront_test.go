@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/eshop"
 )
 
 // shopStore is a store with two bare e-shops: 1 in English, 2 in Czech.

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
 )
 
 // NoModule declares that an endpoint group or operation needs no module.
@@ -16,7 +16,7 @@ const NoModule = "none"
 // groupModules says which e-shop module each endpoint group of the
 // catalogue needs (spec, private tokens rule 4: a missing module gives
 // 403). The reference is silent on modules; where the sandbox chose, the
-// README's module table says so. Every group is listed.
+// module table of docs/api-behaviour.md says so. Every group is listed.
 var groupModules = map[string]string{
 	"AbandonedCarts":            NoModule,
 	"AlternativeProducts":       NoModule,

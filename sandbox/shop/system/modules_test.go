@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
 	"github.com/eshop-sandbox/sandbox/schemas"
 )
 
@@ -49,7 +49,7 @@ func TestEveryOperationDeclaresItsModule(t *testing.T) {
 }
 
 // TestModuleChoices pins the module of each gated group and of the one
-// operation that differs from its group, as the README's table lists them.
+// operation that differs from its group, as the table of docs/api-behaviour.md lists them.
 func TestModuleChoices(t *testing.T) {
 	c := catalogue(t)
 	tests := []struct {

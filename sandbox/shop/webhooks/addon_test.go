@@ -156,6 +156,20 @@ func TestRemovedAddonGetsNoDeliveries(t *testing.T) {
 				t.Fatalf("emit: %d %s", r.Status, r.Body)
 			}
 			e.R.Wait("two failed attempts", func() bool { return e.R.Tries() >= 2 })
+			// The receiver saw both attempts; wait until the sandbox has
+			// recorded them too (each delivery pending, one attempt), so the
+			// removal finds the add-on's delivery waiting for its retry.
+			e.R.Wait("both attempts recorded", func() bool {
+				var ds struct{ Deliveries []webhooks.Notification }
+				e.Control("GET", "/_sandbox/deliveries?event=order:create", nil).Data(t, &ds)
+				n := 0
+				for _, d := range ds.Deliveries {
+					if d.Status == webhooks.StatusPending && len(d.Attempts) == 1 {
+						n++
+					}
+				}
+				return n == 2
+			})
 
 			r := e.Control(how.method, how.path, nil)
 			if r.Status != 200 {

@@ -9,8 +9,8 @@ import (
 // reference's name of the same kind, where the two differ. Registration
 // (and the control plane's emit and the notification filter) accept
 // either name; the webhook is stored, listed and delivered under the
-// reference's name, the one the real service sends. The README lists
-// these pairs; the registration schema accepts the spec's names too
+// reference's name, the one the real service sends. docs/api-behaviour.md
+// (Webhooks) lists these pairs; the registration schema accepts the spec's names too
 // (cmd/schemagen, specEventNames).
 var Aliases = map[string]string{
 	"productReview:create": "productReview:created",

@@ -16,8 +16,8 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/auth"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/eshop"
 )
 
 // Options tune delivery; zero fields take the sandbox's defaults
@@ -73,7 +73,7 @@ type Dispatcher struct {
 	Options Options
 	Client  *http.Client
 	// Faults, when set, may break an attempt (scripted webhook faults of
-	// sandbox/tools/scenario); see faults.go.
+	// sandbox/app/scenario); see faults.go.
 	Faults FaultFunc
 	// Local, when set, returns the handler of a receiver served inside the
 	// sandbox itself (the webhook inbox), nil for any other URL. Such

@@ -29,7 +29,7 @@ type AttemptFault struct {
 	OutOfOrder   bool          // send it after the next notification to the same receiver
 }
 
-// FaultFunc decides the scripted faults of attempts (sandbox/tools/scenario
+// FaultFunc decides the scripted faults of attempts (sandbox/app/scenario
 // provides it). It runs on the dispatcher's attempt goroutine and must
 // not block.
 type FaultFunc func(AttemptInfo) AttemptFault

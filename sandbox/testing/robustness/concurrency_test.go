@@ -145,10 +145,15 @@ func TestWebhookRegistrationWhileEventsFire(t *testing.T) {
 	}
 	created := make([]stamp, 0, orders)
 	registered := make([]time.Time, hooks)
+	// made receives the number of orders created so far, after each one,
+	// and is closed when the stream ends: the registrations are spread
+	// over the stream by its progress, not by the clock.
+	made := make(chan int, orders)
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
+		defer close(made)
 		for range orders {
 			t0 := time.Now()
 			r := s.Do(sandboxtest.Call{Method: http.MethodPost, Path: "/api/orders", PrivateToken: privateToken, Body: body})
@@ -161,12 +166,20 @@ func TestWebhookRegistrationWhileEventsFire(t *testing.T) {
 			}
 			r.Data(t, &d)
 			created = append(created, stamp{d.Order.Code, t0})
+			made <- len(created)
 		}
 	}()
 	go func() {
 		defer wg.Done()
+		seen := 0
 		for i := range hooks {
-			time.Sleep(15 * time.Millisecond) // spread the registrations over the stream of orders
+			for seen < (i+1)*orders/(hooks+1) { // the i-th registration goes after this share of the stream
+				n, open := <-made
+				if !open {
+					break
+				}
+				seen = n
+			}
 			r := s.Do(sandboxtest.Call{Method: http.MethodPost, Path: "/api/webhooks", PrivateToken: privateToken,
 				Body: map[string]any{"data": []map[string]any{{"event": "order:create", "url": fmt.Sprintf("%s/hook/%d", rcv.URL, i)}}}})
 			if r.Status/100 != 2 {

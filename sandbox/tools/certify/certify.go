@@ -17,10 +17,11 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/app"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
+	"github.com/eshop-sandbox/sandbox/sandbox/controlclient"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/addons"
 	"github.com/eshop-sandbox/sandbox/sandbox/tools/addonproc"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/scenario"
 )
 
 // suite is the state of one run.
@@ -31,6 +32,7 @@ type suite struct {
 	headers sandbox.Headers
 	log     *trafficLog
 	client  *http.Client
+	cc      *controlclient.Client // the sandbox's control plane
 	proc    *addonproc.Process
 	addon   addons.View
 	res     results
@@ -68,8 +70,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		why = "not run: the certification was interrupted"
 	}
 	if o.ChaosRate > 0 {
-		var v scenario.ReportView
-		if err := s.control(http.MethodGet, scenario.ReportPath, nil, &v); err == nil {
+		if v, err := s.cc.Report(s.ctx); err == nil {
 			rep.Chaos = &Chaos{Rate: o.ChaosRate, Seed: o.ChaosSeed, Coping: v.Chaos}
 		}
 	}
@@ -160,6 +161,8 @@ func (s *suite) open() error {
 	s.headers = sandbox.NewHeaders(a.Config.HeaderPrefix)
 	a.Bus.Hook(s.log.hook)
 	a.Start()
+	s.cc = controlclient.New(a.BaseURL(), s.client)
+	s.cc.UserAgent = scenario.RunnerAgent // the contract report does not judge certify's own calls
 	s.progress("sandbox at %s", a.BaseURL())
 	return nil
 }
@@ -173,8 +176,13 @@ func (s *suite) register() error {
 	if s.o.ClientID != "" {
 		body["clientId"], body["clientSecret"] = s.o.ClientID, s.o.ClientSecret
 	}
-	path := fmt.Sprintf("/_sandbox/eshops/%d/addons/%s", s.o.Eshop, s.o.Addon)
-	if err := s.control(http.MethodPut, path, body, &s.addon); err != nil {
+	cfg := controlclient.AddonConfig{InstallURL: s.o.InstallURL, RedirectURI: s.o.RedirectURI, WebhookURL: s.o.WebhookURL,
+		Endpoints: []string{"all"}, Approved: true, ClientID: s.o.ClientID, ClientSecret: s.o.ClientSecret}
+	v, err := s.cc.PutAddon(s.ctx, s.o.Eshop, s.o.Addon, cfg)
+	if err == nil {
+		s.addon = *v
+	}
+	if err != nil {
 		return fmt.Errorf("register the add-on %s in e-shop %d: %w", s.o.Addon, s.o.Eshop, err)
 	}
 	return nil
@@ -267,11 +275,6 @@ func (s *suite) stop() {
 // control calls the run's sandbox as certify (control plane, or the API
 // with header set) and decodes the envelope's data into out; an error
 // answer is an error with its message.
-func (s *suite) control(method, path string, body, out any) error {
-	_, err := s.send(method, path, body, nil, out)
-	return err
-}
-
 func (s *suite) send(method, path string, body any, header map[string]string, out any) (int, error) {
 	var rd io.Reader
 	if body != nil {

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/scenario"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
 )
 
 // Verdict is the outcome of one check.

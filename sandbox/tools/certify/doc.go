@@ -8,7 +8,7 @@
 //  2. webhooks it signs itself: a correct signature, a wrong one, none,
 //     the same notification twice, and two out of order;
 //  3. rounds in which the add-on calls the API while runtime faults
-//     (sandbox/tools/scenario) answer its next call with 429 and Retry-After,
+//     (sandbox/app/scenario) answer its next call with 429 and Retry-After,
 //     423, a 503 maintenance window, a 400 and a 422, a burst of
 //     slow calls, and an expired token; Options.Triggers emit the events
 //     that make it call;

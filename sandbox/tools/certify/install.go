@@ -28,26 +28,24 @@ func (s *suite) installs() {
 
 // attempt is one install: its report, or why the sandbox could not run it.
 type attempt struct {
-	rec *addons.Record
+	rec *addons.InstallReport
 	err error
 }
 
 func (s *suite) install() attempt {
-	var rec addons.Record
-	err := s.control(http.MethodPost, fmt.Sprintf("/_sandbox/eshops/%d/install", s.o.Eshop), map[string]string{"addon": s.o.Addon}, &rec)
+	rec, err := s.cc.Install(s.ctx, s.o.Eshop, s.o.Addon)
 	if err != nil {
 		return attempt{err: err}
 	}
-	return attempt{rec: &rec}
+	return attempt{rec: rec}
 }
 
 func (s *suite) reread(a attempt) attempt {
 	if a.rec == nil {
 		return a
 	}
-	var rec addons.Record
-	if err := s.control(http.MethodGet, "/_sandbox/installs/"+a.rec.ID, nil, &rec); err == nil {
-		a.rec = &rec
+	if rec, err := s.cc.InstallRecord(s.ctx, a.rec.ID); err == nil {
+		a.rec = rec
 	}
 	return a
 }
@@ -106,7 +104,7 @@ func (a attempt) exchanged() bool {
 // answeredEarly reports an install answered 200 while the add-on held no
 // OAuth token of it: it exchanged the code only afterwards, or not at
 // all, or its exchange was refused.
-func answeredEarly(r *addons.Record) bool {
+func answeredEarly(r *addons.InstallReport) bool {
 	if r == nil || r.Answer == nil || r.Answer.Status != http.StatusOK {
 		return false
 	}

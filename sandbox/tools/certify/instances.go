@@ -6,9 +6,10 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/eshop-sandbox/sandbox/sandbox/controlclient"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/auth"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/eshop"
 )
 
 // instanceSources say where the instances of an entity's events come
@@ -119,7 +120,8 @@ func (s *suite) instance(t Trigger) string {
 // emit emits one event through the sandbox, as if the e-shop had made
 // the change: it goes to every receiver the add-on registered for it.
 func (s *suite) emit(event, instance string) error {
-	return s.control(http.MethodPost, "/_sandbox/events", map[string]any{"eshop": s.o.Eshop, "event": event, "instance": instance}, nil)
+	_, err := s.cc.Emit(s.ctx, controlclient.Event{EshopID: s.o.Eshop, Event: event, Instance: instance})
+	return err
 }
 
 // fire makes one trigger event happen: for order:create without an

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/scenario"
 )
 
 // findings are the contract report's findings of the run.
@@ -20,9 +20,10 @@ type findings []scenario.Finding
 
 // findings reads the contract report of the run's sandbox.
 func (s *suite) findings() findings {
-	var v scenario.ReportView
-	if err := s.control(http.MethodGet, scenario.ReportPath, nil, &v); err != nil {
+	v, err := s.cc.Report(s.ctx)
+	if err != nil {
 		s.progress("reading the contract report: %v", err)
+		return nil
 	}
 	return v.Findings
 }

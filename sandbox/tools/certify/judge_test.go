@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/scenario"
 )
 
 // TestMaxOpen: calls overlap when one starts before another's answer

@@ -2,7 +2,6 @@ package certify
 
 import (
 	"fmt"
-	"net/http"
 
 	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
 )
@@ -21,8 +20,7 @@ func (s *suite) lifecycle() {
 			continue
 		}
 		from := s.log.mark()
-		path := fmt.Sprintf("/_sandbox/eshops/%d/addons/%s/%s", s.o.Eshop, s.o.Addon, x.action)
-		if err := s.control(http.MethodPost, path, nil, nil); err != nil {
+		if _, err := s.cc.Lifecycle(s.ctx, s.o.Eshop, s.o.Addon, x.action); err != nil {
 			s.res.set(x.id, NotExercised, fmt.Sprintf("The sandbox could not %s the add-on: %v", x.action, err), nil)
 			continue
 		}

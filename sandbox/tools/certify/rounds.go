@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/scenario"
 )
 
 // A round arms one runtime fault for the add-on's next API call (match:
@@ -63,8 +62,8 @@ func faultedIn(cs []*bus.Call, name string) *bus.Call {
 
 // addFault puts a runtime fault in force (POST /_sandbox/faults).
 func (s *suite) addFault(f map[string]any) (string, error) {
-	var v scenario.FaultView
-	if err := s.control(http.MethodPost, scenario.FaultsPath, f, &v); err != nil {
+	v, err := s.cc.AddFault(s.ctx, f)
+	if err != nil {
 		return "", fmt.Errorf("fault %v: %w", f["name"], err)
 	}
 	return v.ID, nil
@@ -72,7 +71,7 @@ func (s *suite) addFault(f map[string]any) (string, error) {
 
 func (s *suite) removeFault(id string) {
 	if id != "" {
-		_ = s.control(http.MethodDelete, scenario.FaultsPath+"/"+id, nil, nil)
+		_ = s.cc.RemoveFault(s.ctx, id)
 	}
 }
 

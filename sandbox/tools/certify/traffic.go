@@ -7,9 +7,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/addons"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/scenario"
 )
 
 // trafficLog keeps, losslessly, every call the add-on made to the run's
@@ -21,7 +21,7 @@ type trafficLog struct {
 	mu         sync.Mutex
 	calls      []*bus.Call
 	deliveries []bus.Delivery
-	installs   []*addons.Record
+	installs   []*addons.InstallReport
 	last       time.Time     // wall time of the last addition
 	changed    chan struct{} // closed and replaced on every addition
 }
@@ -42,7 +42,7 @@ func (l *trafficLog) hook(m bus.Message) {
 			l.add(func() { l.deliveries = append(l.deliveries, *d) })
 		}
 	case addons.TopicInstall:
-		if rec, ok := m.Data.(*addons.Record); ok {
+		if rec, ok := m.Data.(*addons.InstallReport); ok {
 			l.add(func() { l.installs = append(l.installs, rec) })
 		}
 	}

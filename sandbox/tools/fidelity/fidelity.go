@@ -23,7 +23,7 @@ import (
 	"sync"
 
 	"github.com/eshop-sandbox/sandbox/sandbox/core/registry"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/upstream"
+	"github.com/eshop-sandbox/sandbox/sandbox/tools/record/upstream"
 	"github.com/eshop-sandbox/sandbox/schemas"
 )
 

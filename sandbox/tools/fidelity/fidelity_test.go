@@ -18,10 +18,10 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/fixtures"
 	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/sandboxtest"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/system"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/upstream"
+	"github.com/eshop-sandbox/sandbox/sandbox/tools/record/upstream"
 	"github.com/eshop-sandbox/sandbox/schemas"
 )
 

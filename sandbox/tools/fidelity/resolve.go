@@ -9,7 +9,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/upstream"
+	"github.com/eshop-sandbox/sandbox/sandbox/tools/record/upstream"
 )
 
 // resolver fills a path template's variables with identifiers one side

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/upstream"
+	"github.com/eshop-sandbox/sandbox/sandbox/tools/record/upstream"
 )
 
 // perPage is the page size a recording asks for: the spec's maximum, so

@@ -52,7 +52,7 @@ const (
 )
 
 // NotRecorded names what a recording cannot read through the API, with
-// the reason; the README and the command's summary show it.
+// the reason; docs/record-and-diff.md and the command's summary show it.
 var NotRecorded = []struct{ What, Why string }{
 	{"credentials.json", "tokens and add-on secrets are never readable; a fresh private token with every right is generated"},
 	{"shipping-requests.json", "a shipping request is only known to the shipping add-on it was sent to"},

@@ -2,7 +2,7 @@
 // sandbox standing in for it) and writes what it read as a fixture
 // folder that `sandbox up --fixtures DIR` serves and `sandbox fixtures
 // check` accepts, with the personal data replaced by deterministic fakes
-// (sandbox/tools/anonymize). It only sends GET, through sandbox/tools/upstream, which
+// (sandbox/tools/record/anonymize). It only sends GET, through sandbox/tools/record/upstream, which
 // keeps the spec's limits.
 //
 // What is recorded follows the registry: every resource with a list
@@ -29,10 +29,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/registry"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/eshop"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/anonymize"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/upstream"
+	"github.com/eshop-sandbox/sandbox/sandbox/tools/record/anonymize"
+	"github.com/eshop-sandbox/sandbox/sandbox/tools/record/upstream"
 	"github.com/eshop-sandbox/sandbox/schemas"
 )
 

@@ -19,10 +19,10 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/app"
 	"github.com/eshop-sandbox/sandbox/sandbox/sandboxtest"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/anonymize"
 	"github.com/eshop-sandbox/sandbox/sandbox/tools/fidelity"
 	"github.com/eshop-sandbox/sandbox/sandbox/tools/record"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/upstream"
+	"github.com/eshop-sandbox/sandbox/sandbox/tools/record/anonymize"
+	"github.com/eshop-sandbox/sandbox/sandbox/tools/record/upstream"
 )
 
 const header = "Service-Private-API-Token"

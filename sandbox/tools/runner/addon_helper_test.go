@@ -38,7 +38,7 @@ func TestMain(m *testing.M) {
 	case "example":
 		// The example add-on, as ${SANDBOX_BIN} example-addon runs it in
 		// the sandbox program; its flags come after the program.
-		os.Exit(addon.Main(nil))
+		os.Exit(exampleaddon.Main(nil))
 	default:
 		fmt.Fprintf(os.Stderr, "unknown %s=%q\n", helperAddonEnv, os.Getenv(helperAddonEnv))
 		os.Exit(2)

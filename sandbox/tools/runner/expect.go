@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/scenario"
 )
 
 func (r *run) within(d scenario.Duration) time.Duration {
@@ -298,14 +298,11 @@ func (r *run) findings() []scenario.Finding { return r.report().Findings }
 
 // report reads the contract report (empty when it cannot be read).
 func (r *run) report() scenario.ReportView {
-	var env struct {
-		Data scenario.ReportView `json:"data"`
-	}
-	status, raw, err := r.control(http.MethodGet, scenario.ReportPath, nil)
-	if err != nil || status != http.StatusOK || json.Unmarshal(raw, &env) != nil {
+	v, err := r.cc.Report(r.ctx)
+	if err != nil {
 		return scenario.ReportView{}
 	}
-	return env.Data
+	return *v
 }
 
 func describeFindings(fs []scenario.Finding) []string {

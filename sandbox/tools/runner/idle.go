@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/scenario"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
 )
 
 // idleFaults explains, for a failed step, each fault of the scenario that

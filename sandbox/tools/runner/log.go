@@ -9,10 +9,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/auth"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/scenario"
 )
 
 // trafficLog keeps, losslessly, every call and delivery of a run (fed by a

@@ -10,7 +10,7 @@ package runner
 import (
 	"bytes"
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -25,8 +25,9 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/app"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/addons"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/scenario"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
+	"github.com/eshop-sandbox/sandbox/sandbox/controlclient"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
 )
 
 // Options tune a run.
@@ -138,6 +139,7 @@ type run struct {
 	app     *app.App
 	log     *trafficLog
 	client  *http.Client
+	cc      *controlclient.Client // the sandbox's control plane
 	vars    map[string]string
 	proc    *process
 	headers headerNames
@@ -238,6 +240,8 @@ func (r *run) start() error {
 		return fmt.Errorf("start the sandbox: %w", err)
 	}
 	r.app = a
+	r.cc = controlclient.New(a.BaseURL(), r.client)
+	r.cc.UserAgent = scenario.RunnerAgent // the contract report does not judge the runner's own calls
 	h := sandbox.NewHeaders(cfg.HeaderPrefix)
 	r.headers = headerNames{access: h.AccessToken, private: h.PrivateToken}
 	a.Bus.Hook(r.log.hook)
@@ -432,13 +436,14 @@ func (r *run) expandValue(v any) (any, error) {
 // the section names are approved.
 func (r *run) configureAddon() error {
 	ad := r.sc.Addon
-	path := fmt.Sprintf("/_sandbox/eshops/%d/addons/%s", ad.Eshop, ad.Name)
-	status, raw, err := r.control(http.MethodGet, path, nil)
-	if err != nil {
+	view, err := r.cc.Addon(r.ctx, ad.Eshop, ad.Name)
+	var ae *api.AnswerError
+	exists := err == nil
+	if err != nil && !(errors.As(err, &ae) && ae.Status == http.StatusNotFound) {
 		return err
 	}
-	exists := status == http.StatusOK
-	body := map[string]any{}
+	var cfg controlclient.AddonConfig
+	changed := false
 	install, webhook := ad.InstallURL, ad.WebhookURL
 	if base := r.vars[scenario.VarAddonURL]; base != "" {
 		if install == "" {
@@ -449,9 +454,10 @@ func (r *run) configureAddon() error {
 		}
 	}
 	for _, f := range []struct {
-		key, value, field string
-	}{{"installUrl", install, "installUrl"}, {"redirectUri", install, "installUrl"}, {"webhookUrl", webhook, "webhookUrl"},
-		{"clientId", ad.ClientID, "clientId"}, {"clientSecret", ad.ClientSecret, "clientSecret"}} {
+		to           *string
+		value, field string
+	}{{&cfg.InstallURL, install, "installUrl"}, {&cfg.RedirectURI, install, "installUrl"}, {&cfg.WebhookURL, webhook, "webhookUrl"},
+		{&cfg.ClientID, ad.ClientID, "clientId"}, {&cfg.ClientSecret, ad.ClientSecret, "clientSecret"}} {
 		if f.value == "" {
 			continue
 		}
@@ -459,32 +465,25 @@ func (r *run) configureAddon() error {
 		if err != nil {
 			return fmt.Errorf("addon.%s: %w", f.field, err)
 		}
-		body[f.key] = v
+		*f.to, changed = v, true
 	}
 	switch {
+	case ad.Endpoints != nil && ad.Endpoints.All:
+		cfg.Endpoints, cfg.Approved, changed = []string{"all"}, true, true
 	case ad.Endpoints != nil:
-		body["endpoints"], body["approved"] = ad.Endpoints.Body(), true
+		cfg.Endpoints, cfg.Approved, changed = append([]string{}, ad.Endpoints.Names...), true, true
 	case !exists:
-		body["endpoints"], body["approved"] = "all", true
+		cfg.Endpoints, cfg.Approved, changed = []string{"all"}, true, true
 	}
-	if len(body) > 0 {
-		status, raw, err = r.control(http.MethodPut, path, body)
+	if changed {
+		view, err = r.cc.PutAddon(r.ctx, ad.Eshop, ad.Name, cfg)
 		if err != nil {
-			return err
-		}
-		if status/100 != 2 {
-			return fmt.Errorf("register add-on %s in e-shop %d: HTTP %d %s", ad.Name, ad.Eshop, status, errorText(raw))
+			return fmt.Errorf("register add-on %s in e-shop %d: %s", ad.Name, ad.Eshop, answerText(err))
 		}
 	} else if !exists {
-		return fmt.Errorf("e-shop %d has no add-on %s: HTTP %d %s", ad.Eshop, ad.Name, status, errorText(raw))
+		return fmt.Errorf("e-shop %d has no add-on %s: %s", ad.Eshop, ad.Name, answerText(err))
 	}
-	var env struct {
-		Data addons.View `json:"data"`
-	}
-	if err := json.Unmarshal(raw, &env); err != nil {
-		return fmt.Errorf("add-on %s: %v", ad.Name, err)
-	}
-	v := env.Data
+	v := view
 	for k, val := range map[string]string{
 		scenario.VarAddonEshop: strconv.Itoa(v.EshopID), scenario.VarAddonEshopURL: v.EshopURL, scenario.VarAddonOAuthURL: v.TokenURL,
 		scenario.VarAddonClientID: v.ClientID, scenario.VarAddonClientSecret: v.ClientSecret, scenario.VarAddonName: v.Name,
@@ -559,9 +558,18 @@ func (r *run) stop(res *Result) {
 	}
 }
 
-// control calls the sandbox as the runner (control plane or API).
-func (r *run) control(method, path string, body any) (int, []byte, error) {
-	return r.send(method, path, body, nil)
+// answerText tells what a control-plane call answered when it failed:
+// "HTTP 404 errorCode: message" for an error envelope, the error itself
+// for a call that got no answer.
+func answerText(err error) string {
+	var ae *api.AnswerError
+	if errors.As(err, &ae) {
+		if ae.Code == "" {
+			return fmt.Sprintf("HTTP %d %s", ae.Status, ae.Message)
+		}
+		return fmt.Sprintf("HTTP %d %s: %s", ae.Status, ae.Code, ae.Message)
+	}
+	return err.Error()
 }
 
 func (r *run) send(method, path string, body any, header map[string]string) (int, []byte, error) {

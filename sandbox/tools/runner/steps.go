@@ -2,14 +2,18 @@ package runner
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 	"time"
 
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/timectl"
+	"github.com/eshop-sandbox/sandbox/sandbox/controlclient"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/auth"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/scenario"
 )
 
 // outcome is what a step function reports.
@@ -43,9 +47,9 @@ func (r *run) step(i int, st *scenario.Step) StepResult {
 	case st.Call != nil:
 		o = r.call(st.Call)
 	case st.AdvanceClock != nil:
-		o = r.clock(map[string]string{"advance": st.AdvanceClock.String()})
+		o = r.clock(timectl.MoveBody{Advance: st.AdvanceClock.String()})
 	case st.SetClock != "":
-		o = r.clock(map[string]string{"set": st.SetClock})
+		o = r.clock(timectl.MoveBody{Set: st.SetClock})
 	case st.Wait != nil:
 		o = r.wait(st.Wait.D())
 	case st.ExpectRequest != nil:
@@ -99,15 +103,6 @@ func (r *run) eshop(id int) int {
 	return id
 }
 
-// installReport is the part of the install report the step shows.
-type installReport struct {
-	ID       string   `json:"id"`
-	Result   string   `json:"result"`
-	Passed   bool     `json:"passed"`
-	Summary  string   `json:"summary"`
-	Problems []string `json:"problems"`
-}
-
 // install runs the install handshake against the add-on and judges it.
 func (r *run) install(s *scenario.InstallStep) outcome {
 	eshop, name := r.eshop(s.Eshop), r.addonName(s.Addon)
@@ -116,18 +111,14 @@ func (r *run) install(s *scenario.InstallStep) outcome {
 	if !wantOK {
 		expected = fmt.Sprintf("the install of %s into e-shop %d fails", name, eshop)
 	}
-	status, raw, err := r.control(http.MethodPost, fmt.Sprintf("/_sandbox/eshops/%d/install", eshop), map[string]string{"addon": name})
+	rep, err := r.cc.Install(r.ctx, eshop, name)
+	var ae *api.AnswerError
+	if errors.As(err, &ae) {
+		return fail(expected, "the sandbox refused the install: "+answerText(err), nil)
+	}
 	if err != nil {
 		return fail(expected, "the install could not be started: "+err.Error(), nil)
 	}
-	var env struct {
-		Data *installReport `json:"data"`
-	}
-	_ = json.Unmarshal(raw, &env)
-	if status/100 != 2 || env.Data == nil {
-		return fail(expected, fmt.Sprintf("the sandbox refused the install: HTTP %d %s", status, errorText(raw)), nil)
-	}
-	rep := env.Data
 	if rep.Passed == wantOK {
 		return pass(fmt.Sprintf("install %s: %s", rep.ID, rep.Summary))
 	}
@@ -143,12 +134,8 @@ func (r *run) install(s *scenario.InstallStep) outcome {
 func (r *run) emit(s *scenario.EmitStep) outcome {
 	eshop := r.eshop(s.Eshop)
 	expected := fmt.Sprintf("the sandbox emits %s %s in e-shop %d", s.Event, s.Instance, eshop)
-	status, raw, err := r.control(http.MethodPost, "/_sandbox/events", map[string]any{"eshop": eshop, "event": s.Event, "instance": s.Instance})
-	if err != nil {
-		return fail(expected, err.Error(), nil)
-	}
-	if status/100 != 2 {
-		return fail(expected, fmt.Sprintf("HTTP %d %s", status, errorText(raw)), nil)
+	if _, err := r.cc.Emit(r.ctx, controlclient.Event{EshopID: eshop, Event: s.Event, Instance: s.Instance}); err != nil {
+		return fail(expected, answerText(err), nil)
 	}
 	return pass(fmt.Sprintf("emitted %s %s", s.Event, s.Instance))
 }
@@ -256,22 +243,13 @@ func (r *run) adminToken(eshop int) (string, error) {
 }
 
 // clock moves the sandbox clock through the control plane.
-func (r *run) clock(body map[string]string) outcome {
+func (r *run) clock(body timectl.MoveBody) outcome {
 	expected := "the clock moves"
-	status, raw, err := r.control(http.MethodPost, "/_sandbox/clock", body)
+	st, err := r.cc.MoveClock(r.ctx, body)
 	if err != nil {
-		return fail(expected, err.Error(), nil)
+		return fail(expected, answerText(err), nil)
 	}
-	if status/100 != 2 {
-		return fail(expected, fmt.Sprintf("HTTP %d %s", status, errorText(raw)), nil)
-	}
-	var env struct {
-		Data struct {
-			Now string `json:"now"`
-		} `json:"data"`
-	}
-	_ = json.Unmarshal(raw, &env)
-	return pass("sandbox time is now " + env.Data.Now)
+	return pass("sandbox time is now " + st.Now)
 }
 
 // wait lets wall time pass for the add-on.

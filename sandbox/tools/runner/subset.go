@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/scenario"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/scenario"
 )
 
 // normalize turns a YAML-decoded value into what encoding/json would

@@ -3,6 +3,7 @@ package readme
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -29,7 +30,8 @@ func TestREADMEOutputsIgnored(t *testing.T) {
 // TestREADMESetupFacts checks what the README says against the programs:
 // after make install the next line runs sandbox, so the README puts
 // $(go env GOPATH)/bin on PATH first; and the example add-on names the
-// sandbox with --sandbox, not --url.
+// sandbox with --sandbox, not --url (neither the README nor a page of
+// docs/ says otherwise).
 func TestREADMESetupFacts(t *testing.T) {
 	raw, err := os.ReadFile("../../../../README.md")
 	if err != nil {
@@ -42,8 +44,18 @@ func TestREADMESetupFacts(t *testing.T) {
 	if install < 0 || firstUse < 0 || path < install || path > firstUse {
 		t.Errorf("the set-up block runs sandbox after make install without putting $(go env GOPATH)/bin on PATH in between")
 	}
-	if m := regexp.MustCompile("(?s)example-addon`?\\)? takes `--url`").FindString(text); m != "" {
-		t.Errorf("the README says the example add-on takes --url (%q); it takes --sandbox", m)
+	pages, err := filepath.Glob("../../../../docs/*.md")
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("no pages in docs/ (%v)", err)
+	}
+	for _, p := range append([]string{"../../../../README.md"}, pages...) {
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := regexp.MustCompile("(?s)example-addon`?\\)? takes `--url`").FindString(string(raw)); m != "" {
+			t.Errorf("%s says the example add-on takes --url (%q); it takes --sandbox", filepath.Base(p), m)
+		}
 	}
 	if !strings.Contains(text, "(the example add-on, a program of its own: `--sandbox`)") {
 		t.Errorf("the README does not say the example add-on takes --sandbox")
@@ -65,11 +77,19 @@ func TestNoTrackedArtefacts(t *testing.T) {
 	}
 }
 
-// TestREADMESystems: the table of what is verified on which system names
-// every system make cross and make dist build for (the Makefile's
-// TARGETS), and CI runs make cross.
+// TestREADMESystems: the table of what is verified on which system
+// (docs/development.md, which the README's Set-up points to) names every
+// system make cross and make dist build for (the Makefile's TARGETS), and
+// CI runs make cross.
 func TestREADMESystems(t *testing.T) {
 	readme, err := os.ReadFile("../../../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "](docs/development.md#what-is-verified-on-which-system)") {
+		t.Error("the README does not point to what is verified on which system")
+	}
+	page, err := os.ReadFile("../../../../docs/development.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,13 +106,16 @@ func TestREADMESystems(t *testing.T) {
 		t.Fatal("no TARGETS in the Makefile")
 	}
 	names := map[string]string{"linux": "Linux", "darwin": "macOS", "windows": "Windows"}
-	_, table, _ := strings.Cut(string(readme), "### What is verified on which system")
+	_, table, ok := strings.Cut(string(page), "\n## What is verified on which system\n")
+	if !ok {
+		t.Fatal("docs/development.md has no ## What is verified on which system section")
+	}
 	table, _, _ = strings.Cut(table, "\n\n##")
 	for _, tg := range strings.Fields(string(m[1])) {
 		goos, goarch, _ := strings.Cut(tg, "/")
 		row := regexp.MustCompile(`(?m)^\| ` + names[goos] + ` [^|]*\b` + goarch + `\b[^|]*\|`)
 		if names[goos] == "" || !row.MatchString(table) {
-			t.Errorf("the README's table of systems has no row for %s", tg)
+			t.Errorf("the table of systems in docs/development.md has no row for %s", tg)
 		}
 	}
 	if !regexp.MustCompile(`(?m)^make cross\b`).Match(ci) {

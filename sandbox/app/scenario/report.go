@@ -16,9 +16,9 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/limits"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/addons"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/eshop"
 )
 
 // Rules of the contract report: what a client does against the spec.
@@ -217,7 +217,7 @@ func (rp *Report) Hook(m bus.Message) {
 	case bus.TopicCall:
 		rp.Observe(m.Call())
 	case addons.TopicInstall:
-		if rec, ok := m.Data.(*addons.Record); ok {
+		if rec, ok := m.Data.(*addons.InstallReport); ok {
 			rp.ObserveInstall(rec)
 		}
 	case bus.TopicPayment:
@@ -232,7 +232,7 @@ func (rp *Report) Hook(m bus.Message) {
 
 // ObserveInstall notes an install answered with 200 before the code was
 // exchanged.
-func (rp *Report) ObserveInstall(rec *addons.Record) {
+func (rp *Report) ObserveInstall(rec *addons.InstallReport) {
 	if rec == nil || rec.Answer == nil || rec.Answer.Status != http.StatusOK || rec.Passed {
 		return
 	}

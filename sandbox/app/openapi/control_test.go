@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/openapi"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/sandboxtest"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/openapi"
 )
 
 // TestControlDocument: the control plane's document, served by a sandbox,

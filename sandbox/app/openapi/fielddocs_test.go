@@ -134,6 +134,6 @@ func TestFieldDocsUpToDate(t *testing.T) {
 	}
 	got, err := os.ReadFile("fielddocs.go")
 	if err != nil || !bytes.Equal(got, want) {
-		t.Fatalf("fielddocs.go is not up to date with the answer and body types' comments: run UPDATE_FIELDDOCS=1 go test ./sandbox/tools/openapi -run TestFieldDocsUpToDate")
+		t.Fatalf("fielddocs.go is not up to date with the answer and body types' comments: run UPDATE_FIELDDOCS=1 go test ./sandbox/app/openapi -run TestFieldDocsUpToDate")
 	}
 }

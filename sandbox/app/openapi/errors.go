@@ -20,8 +20,8 @@ func always(schemas.Endpoint) bool { return true }
 
 func writes(e schemas.Endpoint) bool { return e.Method != http.MethodGet }
 
-// errorAnswers are the error statuses of the API, in the README's error
-// table; errorAnswersOf picks the ones an endpoint can give.
+// errorAnswers are the error statuses of the API, in the error table of
+// docs/api-behaviour.md; errorAnswersOf picks the ones an endpoint can give.
 var errorAnswers = []errorAnswer{
 	{"400", "BadRequest", "A bad query parameter (page, itemsPerPage, include, language, a filter: invalid-parameter) " +
 		"or a business rule the request breaks (validation-error); instance names the parameter or field.",

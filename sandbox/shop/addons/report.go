@@ -15,7 +15,7 @@ import (
 const InstallsCollection = "installs"
 
 // TopicInstall is the bus topic of finished install reports (Data is a
-// Record); the contract report and the terminal UI listen to it.
+// InstallReport); the contract report and the terminal UI listen to it.
 const TopicInstall = "install"
 
 // Install outcomes.
@@ -25,10 +25,10 @@ const (
 	Failed  = "failed"
 )
 
-// Record is the report of one install handshake: what the sandbox sent,
+// InstallReport is the report of one install handshake: what the sandbox sent,
 // every code exchange the add-on attempted, how the add-on answered, and
 // the verdict with a readable explanation of each problem.
-type Record struct {
+type InstallReport struct {
 	ID            string    `json:"id"`                                                                                           // the install's id, for GET /_sandbox/installs/{id}
 	EshopID       int       `json:"eshopId"`                                                                                      // the e-shop that installed
 	Addon         string    `json:"addon"`                                                                                        // the add-on installed
@@ -66,7 +66,7 @@ type Attempt struct {
 	OtherCode bool `json:"otherCode,omitempty"`
 }
 
-func putRecord(tx *store.Tx, rec *Record) error {
+func putReport(tx *store.Tx, rec *InstallReport) error {
 	raw, err := json.Marshal(rec)
 	if err != nil {
 		return err
@@ -75,12 +75,12 @@ func putRecord(tx *store.Tx, rec *Record) error {
 	return err
 }
 
-func getRecord(tx *store.Tx, id string) (*Record, error) {
+func getReport(tx *store.Tx, id string) (*InstallReport, error) {
 	raw, err := tx.Get(store.Global, InstallsCollection, id)
 	if err != nil {
 		return nil, err
 	}
-	var rec Record
+	var rec InstallReport
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		return nil, err
 	}
@@ -88,7 +88,7 @@ func getRecord(tx *store.Tx, id string) (*Record, error) {
 }
 
 // WriteText prints the report for a person, as `sandbox install` shows it.
-func (rec *Record) WriteText(w io.Writer) {
+func (rec *InstallReport) WriteText(w io.Writer) {
 	verdict := strings.ToUpper(rec.Result)
 	if rec.Passed {
 		verdict = "passed"

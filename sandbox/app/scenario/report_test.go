@@ -163,18 +163,18 @@ func TestReportRules(t *testing.T) {
 }
 
 func TestReportInstall(t *testing.T) {
-	early := &addons.Record{EshopID: 1001, Addon: "bad-addon", Answer: &addons.Answer{Status: 200}, Passed: false,
+	early := &addons.InstallReport{EshopID: 1001, Addon: "bad-addon", Answer: &addons.Answer{Status: 200}, Passed: false,
 		Summary: "The add-on answered 200 without exchanging the code.", FinishedAt: "2025-06-01T09:00:00+0000"}
-	late := &addons.Record{EshopID: 1001, Addon: "late-addon", Answer: &addons.Answer{Status: 200}, Passed: false,
+	late := &addons.InstallReport{EshopID: 1001, Addon: "late-addon", Answer: &addons.Answer{Status: 200}, Passed: false,
 		Exchanges: []addons.Attempt{{Exchange: oauth.Exchange{Accepted: true}, AfterAnswer: true}}, Summary: "late", FinishedAt: "2025-06-01T09:00:00+0000"}
-	good := &addons.Record{EshopID: 1001, Addon: "good", Answer: &addons.Answer{Status: 200}, Passed: true,
+	good := &addons.InstallReport{EshopID: 1001, Addon: "good", Answer: &addons.Answer{Status: 200}, Passed: true,
 		Exchanges: []addons.Attempt{{Exchange: oauth.Exchange{Accepted: true}}}}
-	refusedOther := &addons.Record{EshopID: 1001, Addon: "r", Answer: &addons.Answer{Status: 500}, Passed: false}
-	unreachable := &addons.Record{EshopID: 1001, Addon: "u", Passed: false}
+	refusedOther := &addons.InstallReport{EshopID: 1001, Addon: "r", Answer: &addons.Answer{Status: 500}, Passed: false}
+	unreachable := &addons.InstallReport{EshopID: 1001, Addon: "u", Passed: false}
 	rp := NewReport(testHeaders, nil)
 	b := bus.New()
 	b.Hook(rp.Hook)
-	for _, rec := range []*addons.Record{early, late, good, refusedOther, unreachable} {
+	for _, rec := range []*addons.InstallReport{early, late, good, refusedOther, unreachable} {
 		b.Emit(addons.TopicInstall, rec)
 	}
 	fs := rp.Findings()

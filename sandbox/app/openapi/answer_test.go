@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/app/openapi"
 	"github.com/eshop-sandbox/sandbox/sandbox/sandboxtest"
-	"github.com/eshop-sandbox/sandbox/sandbox/tools/openapi"
 )
 
 // TestControlAnswersTyped: the control operations an add-on test uses
