@@ -133,6 +133,7 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 		Schemas: a.Schemas, Registry: reg, IDs: ids, Headers: headers, Log: log, Egress: a.egress, ListenURL: a.ListenURL}
 	own := newOwners()
 	aliases := map[string][]api.Alias{}
+	bodies := map[string]func(map[string]any){}
 	var extra []api.Route
 	var decorators []api.Decorator
 	for _, mf := range modules {
@@ -150,6 +151,12 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 			extra = append(extra, rt)
 		}
 		decorators = append(decorators, m.Decorators...)
+		for op, fn := range m.Bodies {
+			if bodies[op] != nil {
+				return nil, fmt.Errorf("module %s: the body of %s is normalised twice", m.Name, op)
+			}
+			bodies[op] = fn
+		}
 		for op, as := range m.Aliases {
 			aliases[op] = append(aliases[op], as...)
 		}
@@ -177,7 +184,7 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 		return nil, err
 	}
 	a.owners = own.by
-	routes, err := a.routes(own.handlers, aliases)
+	routes, err := a.routes(own.handlers, aliases, bodies)
 	if err != nil {
 		return nil, err
 	}
@@ -244,7 +251,7 @@ func FixtureLoader(fsys fs.FS, name string) (*seed.Loader, error) {
 // routes binds handlers to the reference catalogue. Every endpoint must
 // have a handler and every handler an endpoint: a gap is a programming
 // error reported at start, never a stub answer.
-func (a *App) routes(handlers map[string]api.HandlerFunc, aliases map[string][]api.Alias) ([]api.Route, error) {
+func (a *App) routes(handlers map[string]api.HandlerFunc, aliases map[string][]api.Alias, bodies map[string]func(map[string]any)) ([]api.Route, error) {
 	var routes []api.Route
 	var missing []string
 	for _, e := range a.Catalogue.Endpoints {
@@ -260,11 +267,16 @@ func (a *App) routes(handlers map[string]api.HandlerFunc, aliases map[string][]a
 			return nil, fmt.Errorf("%s %s: %w", e.Method, e.Path, err)
 		}
 		routes = append(routes, api.Route{Operation: e.Operation, Method: e.Method, Path: e.Path, Group: e.Group, Handler: h,
-			AnyToken: e.Operation == system.ListEndpointsOperation, Module: module, Query: query, Aliases: aliases[e.Operation]})
+			AnyToken: e.Operation == system.ListEndpointsOperation, Module: module, Query: query, Aliases: aliases[e.Operation],
+			Normalize: bodies[e.Operation]})
 		delete(aliases, e.Operation)
+		delete(bodies, e.Operation)
 	}
 	for op := range aliases {
 		return nil, fmt.Errorf("aliases of %s: no endpoint of the reference catalogue has that operation", op)
+	}
+	for op := range bodies {
+		return nil, fmt.Errorf("body normalisation of %s: no endpoint of the reference catalogue has that operation", op)
 	}
 	for op := range handlers {
 		return nil, fmt.Errorf("handler %s matches no endpoint of the reference catalogue", op)

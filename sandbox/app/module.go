@@ -78,6 +78,10 @@ type Module struct {
 	// recording, limits, faults); they read the resolved call (api.CallOf).
 	// At one stage, modules listed earlier in modules.go wrap later ones.
 	Decorators []api.Decorator
+	// Bodies are the request body normalisations of reference operations
+	// (api.Route.Normalize), keyed by operation: the encodings the spec
+	// accepts and the reference's schema does not type.
+	Bodies map[string]func(body map[string]any)
 	// Aliases serve reference operations at more methods and paths (the
 	// spec's order status path, PUT sent as POST), keyed by operation.
 	Aliases map[string][]api.Alias

@@ -52,12 +52,12 @@ var modules = []ModuleFunc{
 		return &Module{Name: "addons", Control: s.ControlRoutes(), Eshop: s.EshopRoutes(), Stop: s.Stop}, nil
 	},
 	func(d *Deps) (*Module, error) { // orders, documents, stock, e-mail outbox and the payment-gateway flow with the buyer's pages
-		o := orders.New(d.Store, d.Site, d.IDs, d.Schemas)
+		o := orders.New(d.Engine, d.IDs)
 		o.Bus = d.Bus // payment-flow steps for the contract report
 		p := payments.New(o)
 		h := o.Handlers()
 		maps.Copy(h, p.Handlers())
-		return &Module{Name: "orders", Handlers: h, Aliases: orders.Aliases(), Control: append(o.ControlRoutes(), p.ControlRoutes()...), Eshop: p.EshopRoutes(),
+		return &Module{Name: "orders", Handlers: h, Aliases: orders.Aliases(), Bodies: orders.Bodies(), Control: append(o.ControlRoutes(), p.ControlRoutes()...), Eshop: p.EshopRoutes(),
 			Start:      func(ctx context.Context) error { return errors.Join(o.Start(ctx), p.Start(ctx)) },
 			AfterReset: func() error { return errors.Join(o.Prime(), p.Prime()) }}, nil
 	},

@@ -37,6 +37,9 @@ type Decoding struct {
 	// NotObject is the message for a body that is not a JSON object (""
 	// says so plainly).
 	NotObject string
+	// Normalize, when set, adjusts a decoded object before the schema
+	// check (a route's declared normalisation, Route.Normalize).
+	Normalize func(map[string]any)
 }
 
 // Decode is the one decoder of the JSON bodies of the API's and the
@@ -91,6 +94,11 @@ func Decode(raw []byte, into any, d Decoding) (present bool, err error) {
 			msg = "The request body must be a JSON object."
 		}
 		return true, sandbox.Unprocessable(sandbox.CodeSchemaMismatch, "body", "%s", msg)
+	}
+	if d.Normalize != nil {
+		if obj, ok := v.(map[string]any); ok {
+			d.Normalize(obj)
+		}
 	}
 	if d.Schema != nil {
 		if err := d.Schema.Validate(v); err != nil {
@@ -165,6 +173,9 @@ func (r *Request) Body() (map[string]any, error) {
 	d := Decoding{NotObject: "The request body must be a JSON object with the fields in \"data\"."}
 	if r.server != nil && r.server.requestSchema != nil && r.Route != nil {
 		d.Schema = r.server.requestSchema(r.Route.Operation)
+	}
+	if r.Route != nil {
+		d.Normalize = r.Route.Normalize
 	}
 	var obj map[string]any
 	if _, err := Decode(r.RawBody(), &obj, d); err != nil {

@@ -55,6 +55,11 @@ type Route struct {
 	// nil, drawn as Answer's is (a field without omitempty is required);
 	// NoData{} for a route that takes no body.
 	Body any
+	// Normalize, when set, rewrites the decoded request body before Body
+	// checks it against the request schema: an encoding the spec accepts
+	// that the reference's schema does not type (an order's statusId as
+	// a digit string). Modules declare it per operation (app.Module.Bodies).
+	Normalize func(body map[string]any)
 	// Aliases serve this same route (same operation, checks and handler)
 	// at other methods or paths: the spec's PATCH /orders/{code}/status,
 	// and PUT endpoints sent as POST by the client library.

@@ -1,9 +1,9 @@
 // Package changelog keeps, per e-shop and resource, the list of changes
 // behind the reference's "last changes" endpoints (GET /api/products/changes
-// and its siblings): every generic write appends an entry (add, edit,
-// delete) with the sandbox clock's time, inside the write's transaction.
-// Behaviour packages that write records themselves (orders, documents)
-// call Record too, so their resources' change lists stay complete.
+// and its siblings): every write of a change-logged registry table
+// appends an entry (add, edit, delete) with the sandbox clock's time,
+// inside the write's transaction. Only crud's Writer (the one write path,
+// behaviour packages included) calls Record.
 package changelog
 
 import (

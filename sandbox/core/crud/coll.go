@@ -240,15 +240,31 @@ func (k *Coll) Exists(id string) bool {
 	return false
 }
 
-// Put stores a record under its id, replacing one with the same id.
-func (k *Coll) Put(id string, rec map[string]any) error {
+// Save writes a record under its id, replacing one with the same id,
+// with its change: a top-level record through the Writer (store write,
+// change entry, the row's event); an embedded record into its parent,
+// whose Flush logs and announces the parent's change.
+func (k *Coll) Save(id string, rec map[string]any, ch Change) error {
 	if k.Row.Parent == nil {
-		raw, err := json.Marshal(rec)
-		if err != nil {
-			return err
-		}
-		_, err = k.c.Tx.Put(k.c.R.Eshop, k.Row.Name, id, raw)
-		return err
+		return k.c.W.Save(k.Row.Name, id, rec, ch)
+	}
+	return k.put(id, rec)
+}
+
+// Annotate writes a top-level record whose only change is sandbox
+// metadata (see Writer.Annotate).
+func (k *Coll) Annotate(id string, rec map[string]any) error {
+	if k.Row.Parent != nil {
+		return fmt.Errorf("crud: %s is embedded; its parent's flush writes it", k.Row.Name)
+	}
+	return k.c.W.Annotate(k.Row.Name, id, rec)
+}
+
+// put stores a record under its id, replacing one with the same id; the
+// caller logs the change and emits the events.
+func (k *Coll) put(id string, rec map[string]any) error {
+	if k.Row.Parent == nil {
+		return k.c.W.put(k.Row.Name, id, rec)
 	}
 	arr := k.elements()
 	for i, el := range arr {
@@ -317,7 +333,7 @@ func (k *Coll) eachTranslation(fn func([]any) []any) {
 // Remove deletes a record; 404 when there is none.
 func (k *Coll) Remove(id string) error {
 	if k.Row.Parent == nil {
-		err := k.c.Tx.Delete(k.c.R.Eshop, k.Row.Name, id)
+		err := k.c.W.remove(k.Row.Name, id)
 		if errors.Is(err, sandbox.ErrNotFound) {
 			return k.notFound(id)
 		}
@@ -354,7 +370,7 @@ func (k *Coll) Flush() error {
 	if k.c.E.recordNode(k.ParentRow).HasProp("changeTime") {
 		k.Parent["changeTime"] = k.c.Now()
 	}
-	if err := k.parent.Put(k.ParentID, k.Parent); err != nil {
+	if err := k.parent.put(k.ParentID, k.Parent); err != nil {
 		return err
 	}
 	if err := k.parent.Flush(); err != nil {

@@ -6,7 +6,9 @@
 // (sandbox/core/shape), so a record created from a minimal body still answers
 // every key the reference requires. Each write records its change and
 // emits its events inside the store transaction. Behaviour the table
-// cannot express lives in behaviour packages (registry Kind Action).
+// cannot express lives in behaviour packages (registry Kind Action), which
+// write registry records through the same Writer (writer.go): the store
+// refuses a registry table's write from anywhere else.
 package crud
 
 import (
@@ -33,6 +35,9 @@ type Engine struct {
 	d     Deps
 	cache *renderCache
 	hooks *hooks
+	// writes is the store's capability to write the registry's
+	// collections (see Writer).
+	writes *store.Reserved
 }
 
 // New builds an engine; it loads the schemas' shapes once and checks the
@@ -49,7 +54,18 @@ func New(reg *registry.Registry, d Deps) (*Engine, error) {
 	if d.IDs == nil {
 		d.IDs = sandbox.NewIDs(0)
 	}
-	return &Engine{reg: reg, d: d, cache: newRenderCache(), hooks: h}, nil
+	// The registry's collections are written only through Writer.
+	var colls []string
+	for _, row := range reg.Resources() {
+		if row.Parent == nil {
+			colls = append(colls, row.Name)
+		}
+	}
+	e := &Engine{reg: reg, d: d, cache: newRenderCache(), hooks: h}
+	if d.Store != nil { // nil: an engine that only checks its table
+		e.writes = d.Store.Reserve(colls...)
+	}
+	return e, nil
 }
 
 // Handlers returns the generic handlers of every row, keyed by operation.

@@ -7,7 +7,6 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
-	"github.com/eshop-sandbox/sandbox/sandbox/core/changelog"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/registry"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/shape"
@@ -24,6 +23,9 @@ type Ctx struct {
 	Tx  *store.Tx
 	Esh *eshop.Context
 	Gen *shape.Gen
+	// W is the request's write path: every write of a registry record
+	// goes through it.
+	W *Writer
 
 	// prev is the record as it was before Apply merged the request into
 	// it, for Prepare hooks that keep parts of the old record.
@@ -66,7 +68,7 @@ func (e *Engine) ctx(r *api.Request, tx *store.Tx) (*Ctx, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Ctx{E: e, R: r, Tx: tx, Esh: ec, Gen: &shape.Gen{Now: tx.Clock().Now(), UUID: e.d.IDs.UUID, Currency: ec.Meta.DefaultCurrency}}, nil
+	return &Ctx{E: e, R: r, Tx: tx, Esh: ec, W: e.Writer(tx, r.Eshop), Gen: &shape.Gen{Now: tx.Clock().Now(), UUID: e.d.IDs.UUID, Currency: ec.Meta.DefaultCurrency}}, nil
 }
 
 // Registry returns the table the engine serves.
@@ -106,10 +108,16 @@ func (c *Ctx) Emit(kind, instance string) {
 // Changed records a change of a record in its resource's change log (no
 // log kept: nothing).
 func (c *Ctx) Changed(k *Coll, id, changeType string) error {
-	if k.Row.ChangeKey == "" {
-		return nil
+	if err := c.W.log(k.Row, k.logName(), id, changeType); err != nil {
+		return err
 	}
-	return changelog.Record(c.Tx, c.R.Eshop, k.logName(), id, changeType)
+	if k.Row.Parent == nil {
+		if c.W.logged == nil {
+			c.W.logged = map[[2]string]bool{}
+		}
+		c.W.logged[[2]string{k.Row.Name, id}] = true
+	}
+	return nil
 }
 
 // Now is the sandbox time in the service's format.

@@ -76,5 +76,5 @@ func Background(eshop int, operation, path string, vars map[string]string, rawQu
 func (c *Ctx) WithVars(vars map[string]string) *Ctx {
 	r := *c.R
 	r.Vars = vars
-	return &Ctx{E: c.E, R: &r, Tx: c.Tx, Esh: c.Esh, Gen: c.Gen}
+	return &Ctx{E: c.E, R: &r, Tx: c.Tx, Esh: c.Esh, W: c.W, Gen: c.Gen}
 }

@@ -141,5 +141,5 @@ func (c *Ctx) supply(stocks *Coll, sid string, stock, v, entry map[string]any, p
 	}
 	s["amount"], s["location"], s["changeTime"] = entry["amount"], entry["location"], c.Now()
 	stock["_supplies"] = sup
-	return stocks.Put(sid, stock)
+	return stocks.Save(sid, stock, Synced)
 }

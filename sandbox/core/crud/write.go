@@ -130,7 +130,7 @@ func (c *Ctx) CreateOne(k *Coll, data map[string]any) (map[string]any, string, e
 	if err := c.secondaryIDs(k, rec); err != nil {
 		return nil, "", err
 	}
-	if err := k.Put(id, rec); err != nil {
+	if err := k.put(id, rec); err != nil {
 		return nil, "", err
 	}
 	if err := c.Changed(k, id, changelog.Add); err != nil {
@@ -242,7 +242,7 @@ func (c *Ctx) updateOne(k *Coll, id string, data map[string]any, orCreate bool) 
 		}
 	}
 	if newIDv == nil || pos < 0 {
-		if err := k.Put(newID, rec); err != nil {
+		if err := k.put(newID, rec); err != nil {
 			return nil, "", err
 		}
 	}

@@ -49,7 +49,12 @@ func logisticsRows() []*Resource {
 				detail("GetShippingMethodDetail", "guid", ""),
 			},
 		},
-		{Name: "payment-methods", IDField: "guid"},
+		{
+			// sandbox/shop/payments writes them (an add-on's method, the
+			// operator's activation); every write is paymentMethod:change.
+			Name: "payment-methods", IDField: "guid",
+			Events: Events{Create: "paymentMethod:change", Update: "paymentMethod:change", Delete: "paymentMethod:change"},
+		},
 		{
 			Name: "shipments", IDField: "guid",
 			Events: Events{Create: "shipment:create", Update: "shipment:update"},

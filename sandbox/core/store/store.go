@@ -61,6 +61,9 @@ type Store struct {
 	// the generation of the same commit; render caches key on it.
 	gen atomic.Uint64
 
+	// reserved guards the registry's collections (see Reserve).
+	reserved Reserved
+
 	persistent bool
 	baseMu     sync.Mutex                           // serialises changes of base
 	base       atomic.Pointer[map[string]*baseColl] // collection prefix -> seeded records; see Attach

@@ -137,16 +137,23 @@ func (t *Tx) Exists(eshop int, coll, id string) bool {
 // replaced record keeps its position in the list order. It reports whether
 // the record was new.
 func (t *Tx) Put(eshop int, coll, id string, doc []byte) (created bool, err error) {
-	return t.put(eshop, coll, id, doc, time.Time{})
+	return t.put(eshop, coll, id, doc, time.Time{}, false)
 }
 
 // PutExpiring stores doc like Put; the record disappears once the sandbox
 // clock reaches expiresAt.
 func (t *Tx) PutExpiring(eshop int, coll, id string, doc []byte, expiresAt time.Time) (bool, error) {
-	return t.put(eshop, coll, id, doc, expiresAt)
+	return t.put(eshop, coll, id, doc, expiresAt, false)
 }
 
-func (t *Tx) put(eshop int, coll, id string, doc []byte, expiresAt time.Time) (bool, error) {
+// zeroTime is a record that does not expire.
+var zeroTime time.Time
+
+// put stores doc; privileged is a write through the Reserved capability.
+func (t *Tx) put(eshop int, coll, id string, doc []byte, expiresAt time.Time, privileged bool) (bool, error) {
+	if err := t.guard(coll, id, privileged); err != nil {
+		return false, err
+	}
 	if !validID(id) {
 		return false, sandbox.Invalid(id, "identifier %q contains a character the sandbox cannot store (':', '*', '?')", id)
 	}
@@ -194,7 +201,14 @@ func (t *Tx) put(eshop int, coll, id string, doc []byte, expiresAt time.Time) (b
 }
 
 // Delete removes a record; sandbox.ErrNotFound when there is none.
-func (t *Tx) Delete(eshop int, coll, id string) error {
+func (t *Tx) Delete(eshop int, coll, id string) error { return t.delete(eshop, coll, id, false) }
+
+// delete removes a record; privileged is a write through the Reserved
+// capability.
+func (t *Tx) delete(eshop int, coll, id string, privileged bool) error {
+	if err := t.guard(coll, id, privileged); err != nil {
+		return err
+	}
 	if !validID(id) {
 		return sandbox.ErrNotFound
 	}

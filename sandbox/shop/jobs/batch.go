@@ -87,7 +87,7 @@ func (s *Service) orderLine(c *crud.Ctx, line map[string]any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	sh, err := orders.OpenShop(c.Tx, c.R.Eshop, s.Site)
+	sh, err := orders.OpenShop(c.W, s.Site)
 	if err != nil {
 		return "", err
 	}

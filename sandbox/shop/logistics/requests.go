@@ -75,7 +75,7 @@ func (h *handlers) updateShippingData(r *api.Request) (any, error) {
 		rec["_shippingData"] = data
 		rec["_status"] = RequestAnswered
 		rec["_verificationCode"] = verification
-		if err := k.Put(code, rec); err != nil {
+		if err := k.Save(code, rec, crud.Edited); err != nil {
 			return err
 		}
 		out = c.Answer(map[string]any{"verificationCode": verification})

@@ -75,7 +75,7 @@ func (h *handlers) updateQuantity(r *api.Request) (any, error) {
 			}
 			lines = append(lines, orders.StockLine{Code: sr.code, ProductGUID: str(recs[0]["guid"]), Delta: delta})
 		}
-		shop, err := orders.OpenShop(c.Tx, r.Eshop, h.site)
+		shop, err := orders.OpenShop(c.W, h.site)
 		if err != nil {
 			return err
 		}

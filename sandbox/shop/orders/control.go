@@ -84,13 +84,9 @@ func (s *Service) clearOutbox(r *api.Request) (any, error) {
 // creates or replaces a status (the fields of GET /api/orders/statuses
 // items plus "_role", "_sendEmail"), emitting orderStatusesList:change.
 func (s *Service) putStatus(r *api.Request) (any, error) {
-	v, err := api.DecodeJSON(r.RawBody())
-	if err != nil {
+	var in map[string]any
+	if _, err := r.Decode(&in, api.Decoding{NotObject: "Send the status as a JSON object."}); err != nil {
 		return nil, err
-	}
-	in, ok := v.(map[string]any)
-	if !ok {
-		return nil, sandbox.Unprocessable(sandbox.CodeSchemaMismatch, "body", "Send the status as a JSON object.")
 	}
 	if d, ok := in["data"].(map[string]any); ok {
 		in = d
@@ -101,7 +97,7 @@ func (s *Service) putStatus(r *api.Request) (any, error) {
 	}
 	in["id"] = id
 	var out map[string]any
-	err = s.editStatuses(r, func(doc map[string]any, list []any) ([]any, error) {
+	err := s.editStatuses(r, func(doc map[string]any, list []any) ([]any, error) {
 		for _, st := range list {
 			if m, ok := st.(map[string]any); ok {
 				if n, _ := intOf(m["id"]); int(n) == id {

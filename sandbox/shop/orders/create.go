@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
-	"github.com/eshop-sandbox/sandbox/sandbox/core/changelog"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/crud"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/orders/rules"
 )
@@ -224,12 +223,13 @@ func (sh *Shop) CreateOrder(data map[string]any, f rules.Flags, ids *sandbox.IDs
 	if _, err := sh.AddHistory(o, HistoryCreated, "Order created through the API.", true); err != nil {
 		return nil, err
 	}
-	sh.Emit(EventCreate, code)
+	// order:create and the add entry now, before the events of the stock
+	// and the documents; the order is stored once, at the end.
+	if err := sh.W.Changing(Collection, code, crud.Added); err != nil {
+		return nil, err
+	}
 	if orderStatus.Canceled() {
 		sh.Emit(EventCancel, code)
-	}
-	if err := sh.LogChange(Collection, code, changelog.Add); err != nil {
-		return nil, err
 	}
 	if !f[rules.FlagStock] && !orderStatus.Canceled() {
 		if err := sh.TakeStock(o, stockID); err != nil {
@@ -254,7 +254,7 @@ func (sh *Shop) CreateOrder(data map[string]any, f rules.Flags, ids *sandbox.IDs
 			return nil, err
 		}
 	}
-	if err := SaveOrder(sh.Tx, sh.ID, o); err != nil {
+	if err := sh.W.Save(Collection, code, o, crud.Added); err != nil {
 		return nil, err
 	}
 	return o, nil

@@ -7,7 +7,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
-	"github.com/eshop-sandbox/sandbox/sandbox/core/changelog"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/crud"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/orders/rules"
 )
 
@@ -71,14 +71,11 @@ func (s *Shop) CreateDocument(k DocKind, o map[string]any, opt DocOptions) (map[
 	default:
 		doc = s.invoiceLike(code, o, opt, k == KindInvoice)
 	}
-	if err := Put(s.Tx, s.ID, k.Collection, code, doc); err != nil {
+	// The row's create event (<event>:create) and add entry.
+	if err := s.W.Save(k.Collection, code, doc, crud.Added); err != nil {
 		return nil, err
 	}
 	o[k.OrderField] = code
-	s.Emit(k.Event+":create", code)
-	if err := s.LogChange(k.Collection, code, changelog.Add); err != nil {
-		return nil, err
-	}
 	return doc, nil
 }
 

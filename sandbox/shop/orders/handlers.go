@@ -5,7 +5,7 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
-	"github.com/eshop-sandbox/sandbox/sandbox/core/changelog"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/crud"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/orders/rules"
 )
 
@@ -105,20 +105,19 @@ func orderData(sh *Shop, o map[string]any) (any, error) {
 	return answer("order", o, sh.View())
 }
 
-// Touch records an edit of an order: change time, order:update, the
-// change log, and saves it.
+// Touch records an edit of an order: its change time moves on, and
+// crud's write logs the edit, emits order:update and stores it.
 func (sh *Shop) Touch(o map[string]any) error {
 	o["changeTime"] = sh.Time()
 	code := str(o["code"])
-	sh.Emit(EventUpdate, code)
-	if err := sh.LogChange(Collection, code, changelog.Edit); err != nil {
+	if err := sh.W.Changing(Collection, code, crud.Edited); err != nil {
 		return err
 	}
-	return SaveOrder(sh.Tx, sh.ID, o)
+	return sh.W.Save(Collection, code, o, crud.Edited)
 }
 
 func (s *Service) createOrder(r *api.Request) (any, error) {
-	body, err := s.Body(r)
+	body, err := r.Body()
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
-	"github.com/eshop-sandbox/sandbox/sandbox/core/changelog"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/crud"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/orders/rules"
 )
@@ -85,11 +84,8 @@ func (s *Service) copyOrder(r *api.Request) (any, error) {
 			}
 			o["onlinePaymentLink"] = PaymentLink(code)
 		}
-		sh.Emit(EventCreate, code)
-		if err := sh.LogChange(Collection, code, changelog.Add); err != nil {
-			return err
-		}
-		if err := SaveOrder(sh.Tx, sh.ID, o); err != nil {
+		// order:create, the add entry and the store write.
+		if err := sh.W.Save(Collection, code, o, crud.Added); err != nil {
 			return err
 		}
 		out, err = orderData(sh, o)

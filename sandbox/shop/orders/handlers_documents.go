@@ -45,7 +45,9 @@ func (s *Service) documentFromOrder(k DocKind) api.HandlerFunc {
 			if err != nil {
 				return nil, err
 			}
-			if err := SaveOrder(sh.Tx, sh.ID, o); err != nil {
+			// The order only remembers the document's code (sandbox
+			// metadata): no change of the order a client could see.
+			if err := sh.W.Annotate(Collection, str(o["code"]), o); err != nil {
 				return nil, err
 			}
 			return answer(k.Key, doc, sh.View())

@@ -88,7 +88,7 @@ func (s *Service) addGift(r *api.Request) (any, error) {
 			return err
 		}
 		rec := map[string]any{"id": id, "code": code, "currencyCode": cur, "includingVat": incl, "orderPrice": price, "priority": id}
-		if err := Put(sh.Tx, sh.ID, GiftsCollection, strconv.FormatInt(id, 10), rec); err != nil {
+		if err := putOwn(sh.Tx, sh.ID, GiftsCollection, strconv.FormatInt(id, 10), rec); err != nil {
 			return err
 		}
 		out, err = sh.giftList()
@@ -150,7 +150,7 @@ func (s *Service) updateGiftSettings(r *api.Request) (any, error) {
 				out[k] = v
 			}
 		}
-		return Put(sh.Tx, sh.ID, GiftSettings, "settings", out)
+		return putOwn(sh.Tx, sh.ID, GiftSettings, "settings", out)
 	})
 	return out, err
 }

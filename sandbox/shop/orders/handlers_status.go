@@ -6,7 +6,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
-	"github.com/eshop-sandbox/sandbox/sandbox/core/changelog"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/crud"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/orders/rules"
 )
 
@@ -20,7 +20,7 @@ var statusFlags = []string{rules.FlagDocuments, rules.FlagEmails, rules.FlagSMS}
 // that moves an order paid online to its paid status (spec: payment flow
 // steps 6 and 7); the payment result alone changes no order.
 func (s *Service) updateStatus(r *api.Request) (any, error) {
-	body, err := s.Body(r)
+	body, err := r.Body()
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +55,8 @@ func (s *Service) updateStatus(r *api.Request) (any, error) {
 			return nil, err
 		}
 		if changed {
-			if err := SaveOrder(sh.Tx, sh.ID, o); err != nil {
+			// ApplyStatus logged the edit and emitted order:update.
+			if err := sh.W.Save(Collection, str(o["code"]), o, crud.Edited); err != nil {
 				return nil, err
 			}
 		}
@@ -88,7 +89,7 @@ func (sh *Shop) targetStatus(o map[string]any, v any) (rules.Status, error) {
 // orders. Unknown codes are skipped and listed in errors with 200 (spec,
 // Errors rule 2).
 func (s *Service) bulkStatus(r *api.Request) (any, error) {
-	body, err := s.Body(r)
+	body, err := r.Body()
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +127,7 @@ func (s *Service) bulkStatus(r *api.Request) (any, error) {
 			}
 			steps = append(steps, statusStep(r, sh, code, st, unreported))
 			if changed {
-				if err := SaveOrder(sh.Tx, sh.ID, o); err != nil {
+				if err := sh.W.Save(Collection, code, o, crud.Edited); err != nil {
 					return err
 				}
 				changedCodes = append(changedCodes, code)
@@ -210,13 +211,10 @@ func (s *Service) deleteOrder(r *api.Request) (any, error) {
 		if err := sh.ReturnStock(o); err != nil {
 			return nil, err
 		}
-		if err := sh.Tx.Delete(sh.ID, Collection, code); err != nil {
+		// order:delete and the delete entry.
+		if err := sh.W.Delete(Collection, code); err != nil {
 			return nil, err
 		}
-		if err := sh.deleteOrderHistory(code); err != nil {
-			return nil, err
-		}
-		sh.Emit(EventDelete, code)
-		return nil, sh.LogChange(Collection, code, changelog.Delete)
+		return nil, sh.deleteOrderHistory(code)
 	})
 }

@@ -4,7 +4,7 @@ import (
 	"strconv"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
-	"github.com/eshop-sandbox/sandbox/sandbox/core/changelog"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/crud"
 )
 
 // History entry types: the sandbox's own entries are system entries; the
@@ -33,7 +33,7 @@ func (s *Shop) AddHistory(o map[string]any, typ, text string, system bool) (int6
 		user = map[string]any{"id": "api", "name": "API"}
 	}
 	rec := map[string]any{"id": id, "orderCode": str(o["code"]), "creationTime": s.Time(), "system": system, "text": text, "type": typ, "user": user}
-	return id, Put(s.Tx, s.ID, HistoryCollection, strconv.FormatInt(id, 10), rec)
+	return id, s.W.Save(HistoryCollection, strconv.FormatInt(id, 10), rec, crud.Added)
 }
 
 // History returns an order's history entries, oldest first.
@@ -68,7 +68,7 @@ func (s *Shop) DeleteHistory(code string, id string) error {
 	if m["system"] == true {
 		return sandbox.Conflict(id, "History entry %s was written by the e-shop itself and cannot be deleted.", id)
 	}
-	return s.Tx.Delete(s.ID, HistoryCollection, id)
+	return s.W.Delete(HistoryCollection, id)
 }
 
 // deleteOrderHistory removes every entry of a deleted order.
@@ -81,15 +81,9 @@ func (s *Shop) deleteOrderHistory(code string) error {
 		return true
 	})
 	for _, id := range ids {
-		if err := s.Tx.Delete(s.ID, HistoryCollection, id); err != nil {
+		if err := s.W.Delete(HistoryCollection, id); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// LogChange appends a row to a resource's change log (the "last changes"
-// endpoints): add, edit or delete.
-func (s *Shop) LogChange(resource, id, typ string) error {
-	return changelog.Record(s.Tx, s.ID, resource, id, typ)
 }

@@ -5,14 +5,13 @@ import (
 	"strconv"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
-	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/crud"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
-	"github.com/eshop-sandbox/sandbox/schemas"
 )
 
-// New binds the order behaviour to a store.
-func New(st *store.Store, site *eshop.Site, ids *sandbox.IDs, sch *schemas.Set) *Service {
-	return &Service{Store: st, Site: site, IDs: ids, Schemas: sch, codes: NewCodeIndex(), settings: newSettingsCache()}
+// New binds the order behaviour to crud's write path and its store.
+func New(e *crud.Engine, ids *sandbox.IDs) *Service {
+	return &Service{Engine: e, Store: e.Store(), Site: e.Site(), IDs: ids, codes: NewCodeIndex(), settings: newSettingsCache()}
 }
 
 // Start and AfterReset have nothing to prepare for orders: the item-id

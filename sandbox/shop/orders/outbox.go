@@ -47,7 +47,7 @@ func (s *Shop) SendMail(kind string, o map[string]any, st *rules.Status) error {
 	}
 	rec := map[string]any{"id": m.ID, "eshopId": m.EshopID, "kind": m.Kind, "to": m.To, "subject": m.Subject, "body": m.Body,
 		"orderCode": m.OrderCode, "statusId": m.StatusID, "creationTime": m.Created}
-	return Put(s.Tx, s.ID, OutboxCollection, strconv.FormatInt(id, 10), rec)
+	return putOwn(s.Tx, s.ID, OutboxCollection, strconv.FormatInt(id, 10), rec)
 }
 
 // mailText writes an e-mail in the e-shop's default language, every text

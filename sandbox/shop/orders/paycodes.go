@@ -111,7 +111,7 @@ func (s *Shop) LoadPaymentCode(code string) (*PaymentCode, error) {
 
 // SavePaymentCode stores a payment code.
 func (s *Shop) SavePaymentCode(pc *PaymentCode) error {
-	return Put(s.Tx, s.ID, PaymentCodes, pc.Code, map[string]any{"code": pc.Code, "orderCode": pc.OrderCode, "addon": pc.Addon,
+	return putOwn(s.Tx, s.ID, PaymentCodes, pc.Code, map[string]any{"code": pc.Code, "orderCode": pc.OrderCode, "addon": pc.Addon,
 		"status": pc.Status, "message": pc.Message, "creationTime": pc.Created, "changeTime": pc.Changed})
 }
 

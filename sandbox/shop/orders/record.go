@@ -9,6 +9,7 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/crud"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
 )
 
@@ -52,9 +53,11 @@ func Get(tx *store.Tx, eshopID int, coll, id, what string) (map[string]any, erro
 	return m, nil
 }
 
-// Put stores a record under its id.
-func Put(tx *store.Tx, eshopID int, coll, id string, rec map[string]any) error {
-	raw, err := Encode(rec)
+// putOwn stores a record of a collection this package keeps for itself
+// (payment codes, the e-mail outbox, gifts): none is a registry table,
+// which only crud's Writer writes (the store refuses them here).
+func putOwn(tx *store.Tx, eshopID int, coll, id string, rec map[string]any) error {
+	raw, err := crud.Encode(rec)
 	if err != nil {
 		return err
 	}
@@ -67,15 +70,10 @@ func LoadOrder(tx *store.Tx, eshopID int, code string) (map[string]any, error) {
 	return Get(tx, eshopID, Collection, code, "Order")
 }
 
-// SaveOrder stores an order under its code.
-func SaveOrder(tx *store.Tx, eshopID int, o map[string]any) error {
-	return Put(tx, eshopID, Collection, str(o["code"]), o)
-}
-
 // Render shows a stored record to a client: placeholders filled in,
 // sandbox metadata removed.
 func Render(rec map[string]any, v api.View) (map[string]any, error) {
-	raw, err := Encode(rec)
+	raw, err := crud.Encode(rec)
 	if err != nil {
 		return nil, err
 	}
@@ -89,12 +87,12 @@ func Render(rec map[string]any, v api.View) (map[string]any, error) {
 // time). The bytes are the same: the envelope encodes like Encode.
 func answer(key string, rec map[string]any, v api.View) (api.EncodedJSON, error) {
 	pub, _ := public(rec)
-	raw, err := Encode(pub)
+	raw, err := crud.Encode(pub)
 	if err != nil {
 		return nil, err
 	}
 	raw = api.Placeholders(raw, v.BaseURL, v.EshopURL)
-	name, err := Encode(key)
+	name, err := crud.Encode(key)
 	if err != nil {
 		return nil, err
 	}

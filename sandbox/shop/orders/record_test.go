@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/crud"
 )
 
 // TestAnswerIsRenderEncoded: answer gives the bytes the envelope wrote
@@ -25,7 +26,7 @@ func TestAnswerIsRenderEncoded(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", raw, err)
 		}
-		before, _ := Encode(rec)
+		before, _ := crud.Encode(rec)
 		rendered, err := Render(rec, view)
 		if err != nil {
 			t.Fatal(err)
@@ -43,7 +44,7 @@ func TestAnswerIsRenderEncoded(t *testing.T) {
 		if string(got) != string(bytes.TrimSuffix(want.Bytes(), []byte("\n"))) {
 			t.Errorf("answer of %s\n got %s\nwant %s", raw, got, want.Bytes())
 		}
-		if after, _ := Encode(rec); string(after) != string(before) {
+		if after, _ := crud.Encode(rec); string(after) != string(before) {
 			t.Errorf("answer changed the record %s: %s", before, after)
 		}
 	}

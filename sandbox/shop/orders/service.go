@@ -4,21 +4,21 @@ import (
 	"strings"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
-	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/bus"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/crud"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/orders/rules"
-	"github.com/eshop-sandbox/sandbox/schemas"
 )
 
 // Service is the order behaviour bound to a store: the handlers, the
 // control routes and what the payments package reuses.
 type Service struct {
-	Store   *store.Store
-	Site    *eshop.Site
-	IDs     *sandbox.IDs
-	Schemas *schemas.Set
+	// Engine is crud's write path, which every order write goes through.
+	Engine *crud.Engine
+	Store  *store.Store
+	Site   *eshop.Site
+	IDs    *sandbox.IDs
 	// Bus, when set, receives the payment-flow steps of the status calls
 	// and of the payment results (bus.TopicPayment), which the contract
 	// report pairs; nil publishes nothing.
@@ -31,11 +31,12 @@ type Service struct {
 	settings *settingsCache
 }
 
-// Update runs fn on an e-shop inside one store transaction. BuntDB admits
-// one writer at a time, so concurrent orders never read the same stock.
+// Update runs fn on an e-shop inside one store transaction, with crud's
+// write path (crud.Engine.Write). BuntDB admits one writer at a time, so
+// concurrent orders never read the same stock.
 func (s *Service) Update(eshopID int, fn func(sh *Shop) error) error {
-	return s.Store.Update(func(tx *store.Tx) error {
-		sh, err := openShop(tx, eshopID, s.Site, s.settings)
+	return s.Engine.Write(eshopID, func(w *crud.Writer) error {
+		sh, err := openShop(w.Tx(), w, eshopID, s.Site, s.settings)
 		if err != nil {
 			return err
 		}
@@ -44,10 +45,11 @@ func (s *Service) Update(eshopID int, fn func(sh *Shop) error) error {
 	})
 }
 
-// View runs fn on an e-shop inside a read-only transaction.
+// View runs fn on an e-shop inside a read-only transaction (its Shop
+// writes nothing).
 func (s *Service) View(eshopID int, fn func(sh *Shop) error) error {
 	return s.Store.View(func(tx *store.Tx) error {
-		sh, err := openShop(tx, eshopID, s.Site, s.settings)
+		sh, err := openShop(tx, nil, eshopID, s.Site, s.settings)
 		if err != nil {
 			return err
 		}
@@ -56,38 +58,34 @@ func (s *Service) View(eshopID int, fn func(sh *Shop) error) error {
 	})
 }
 
-// Body reads the request body like api.Request.Body (the body the
-// server read once, parsed with exact numbers, checked against the
-// operation's request schema), but first accepts the spec's string form
-// of status ids ("statusId": "-2" as well as -2, in data and in
-// data.items[]), which the reference's schema types as integers only.
-func (s *Service) Body(r *api.Request) (map[string]any, error) {
-	v, err := api.DecodeJSON(r.RawBody())
-	if err != nil {
-		return nil, err
+// Bodies declares the order operations' body normalisation, which
+// api.Request.Body (the one body decoder) applies before the schema
+// check: the spec's string form of status ids ("statusId": "-2" as well
+// as -2, in data and in data.items[]), which the reference's schema
+// types as integers only.
+func Bodies() map[string]func(body map[string]any) {
+	return map[string]func(map[string]any){
+		"CreateOrder":           statusIDDigits,
+		"UpdateOrderStatus":     statusIDDigits,
+		"BulkOrderStatusChange": statusIDDigits,
 	}
-	obj, ok := v.(map[string]any)
+}
+
+// statusIDDigits turns the digit strings of data.statusId and
+// data.items[].statusId into numbers.
+func statusIDDigits(body map[string]any) {
+	data, ok := body["data"].(map[string]any)
 	if !ok {
-		return nil, sandbox.Unprocessable(sandbox.CodeSchemaMismatch, "body", "The request body must be a JSON object with the fields in \"data\".")
+		return
 	}
-	if data, ok := obj["data"].(map[string]any); ok {
-		digitsToNumber(data, "statusId")
-		if list, ok := data["items"].([]any); ok {
-			for _, it := range list {
-				if m, ok := it.(map[string]any); ok {
-					digitsToNumber(m, "statusId")
-				}
+	digitsToNumber(data, "statusId")
+	if list, ok := data["items"].([]any); ok {
+		for _, it := range list {
+			if m, ok := it.(map[string]any); ok {
+				digitsToNumber(m, "statusId")
 			}
 		}
 	}
-	if s.Schemas != nil {
-		if sch := s.Schemas.Request(r.Route.Operation); sch != nil {
-			if err := sch.Validate(obj); err != nil {
-				return nil, api.SchemaError(err)
-			}
-		}
-	}
-	return obj, nil
 }
 
 // digitsToNumber turns a string of digits under key into a JSON number.

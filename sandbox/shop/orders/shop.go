@@ -9,6 +9,7 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/crud"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/documents"
@@ -18,7 +19,11 @@ import (
 // Shop is one e-shop as an order operation sees it inside a transaction:
 // its metadata, settings and status list, read once.
 type Shop struct {
-	Tx       *store.Tx
+	Tx *store.Tx
+	// W is crud's write path in this transaction: every write of a
+	// registry record (orders, documents, stock, products, history) goes
+	// through it. nil in a read-only Shop.
+	W        *crud.Writer
 	ID       int
 	Meta     *eshop.Meta
 	Info     gjson.Result // eshop.json
@@ -31,19 +36,21 @@ type Shop struct {
 	cat      *Catalog
 }
 
-// OpenShop reads an e-shop's settings inside tx.
-func OpenShop(tx *store.Tx, eshopID int, site *eshop.Site) (*Shop, error) {
-	return openShop(tx, eshopID, site, nil)
+// OpenShop reads the settings of the e-shop crud's writer writes, inside
+// its transaction: the order rules on crud's write path (the accounting,
+// stock and batch actions run them inside their crud.Ctx, c.W).
+func OpenShop(w *crud.Writer, site *eshop.Site) (*Shop, error) {
+	return openShop(w.Tx(), w, w.Eshop(), site, nil)
 }
 
 // openShop is OpenShop with the parsed settings of earlier requests (see
-// settingsCache; nil parses them).
-func openShop(tx *store.Tx, eshopID int, site *eshop.Site, settings *settingsCache) (*Shop, error) {
+// settingsCache; nil parses them); w is nil for a read-only Shop.
+func openShop(tx *store.Tx, w *crud.Writer, eshopID int, site *eshop.Site, settings *settingsCache) (*Shop, error) {
 	meta, err := eshop.Get(tx, eshopID)
 	if err != nil {
 		return nil, err
 	}
-	s := &Shop{Tx: tx, ID: eshopID, Meta: meta, Now: tx.Now(), BaseURL: site.BaseURL, EshopURL: site.EshopURL(eshopID)}
+	s := &Shop{Tx: tx, W: w, ID: eshopID, Meta: meta, Now: tx.Now(), BaseURL: site.BaseURL, EshopURL: site.EshopURL(eshopID)}
 	if raw, err := tx.Get(eshopID, eshop.InfoCollection, "info"); err == nil {
 		s.Info = gjson.ParseBytes(raw)
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/eshop-sandbox/sandbox/sandbox/core/crud"
 )
 
 // An order moves the stock of large records: a product is tens of
@@ -78,7 +80,7 @@ func (e *edits) set(obj gjson.Result, key string, value any) error {
 	if old := obj.Get(key); old.Exists() {
 		return e.replace(old, value)
 	}
-	enc, err := Encode(value)
+	enc, err := crud.Encode(value)
 	if err != nil {
 		return err
 	}
@@ -95,7 +97,7 @@ func (e *edits) replace(r gjson.Result, value any) error {
 	if !located(e.doc, r) {
 		return errNotLocated
 	}
-	enc, err := Encode(value)
+	enc, err := crud.Encode(value)
 	if err != nil {
 		return err
 	}
@@ -110,7 +112,7 @@ func (e *edits) append(arr gjson.Result, values []any) error {
 	}
 	var b []byte
 	for i, v := range values {
-		enc, err := Encode(v)
+		enc, err := crud.Encode(v)
 		if err != nil {
 			return err
 		}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/core/changelog"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/crud"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/orders/rules"
 )
 
@@ -85,8 +85,8 @@ func (s *Shop) ApplyStatus(o map[string]any, st rules.Status, opt ChangeOptions)
 	}
 	code := str(o["code"])
 	o["changeTime"] = s.Time()
-	s.Emit(EventUpdate, code)
-	if err := s.LogChange(Collection, code, changelog.Edit); err != nil {
+	// order:update and the edit entry now; the caller stores the order.
+	if err := s.W.Changing(Collection, code, crud.Edited); err != nil {
 		return false, err
 	}
 	if statusChanged && st.Canceled() && !wasCanceled {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/crud"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/orders/rules"
 )
 
@@ -65,7 +66,7 @@ func (s *Shop) MoveStock(stockID int64, orderCode string, lines []StockLine) err
 		mv := map[string]any{"id": id, "productCode": l.Code, "productGuid": nullIfEmpty(l.ProductGUID), "historicalProductGuid": nil,
 			"amountChange": rules.Amount3(l.Delta), "actualAmount": rules.Amount3(amt), "sumAmount": rules.Amount3(before[l.Code].Add(l.Delta)),
 			"changeTime": now, "changedBy": "API", "orderCode": nullIfEmpty(orderCode), "_stockId": stockID}
-		if err := Put(s.Tx, s.ID, MovementsCollection, strconv.FormatInt(id, 10), mv); err != nil {
+		if err := s.W.Save(MovementsCollection, strconv.FormatInt(id, 10), mv, crud.Added); err != nil {
 			return err
 		}
 		p, ok, err := s.Catalog().ByCode(l.Code)
@@ -83,7 +84,7 @@ func (s *Shop) MoveStock(stockID int64, orderCode string, lines []StockLine) err
 	if err != nil {
 		return err
 	}
-	if _, err := s.Tx.Put(s.ID, StocksCollection, sid, rec); err != nil {
+	if err := s.W.Save(StocksCollection, sid, rec, crud.Edited); err != nil {
 		return err
 	}
 	s.Emit(rules.EventStockMovement, sid)
@@ -248,7 +249,9 @@ func (s *Shop) syncProduct(p *Product, l StockLine, stockID int64, amt decimal.D
 			}
 		}
 	}
-	_, err := s.Tx.Put(s.ID, ProductsCollection, p.GUID, ed.result())
+	// An edit entry in the products' log; stock:movement and the stock
+	// level events announce it, not product:update.
+	err := s.W.Save(ProductsCollection, p.GUID, ed.result(), crud.Synced)
 	s.Catalog().forget(p.GUID)
 	return err
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/auth"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/crud"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/orders"
@@ -117,7 +118,8 @@ func (s *Service) createMethod(r *api.Request) (any, error) {
 		return nil, sandbox.Invalid("data.paymentType", "Field data.paymentType: %q is not a payment type; use one of %s.", code, strings.Join(codes, ", "))
 	}
 	var out map[string]any
-	err = s.Store.Update(func(tx *store.Tx) error {
+	err = s.Orders.Engine.Write(r.Eshop, func(w *crud.Writer) error {
+		tx := w.Tx()
 		c, err := eshop.NewContext(tx, r, s.Site)
 		if err != nil {
 			return err
@@ -141,10 +143,10 @@ func (s *Service) createMethod(r *api.Request) (any, error) {
 		if p := r.Principal; p != nil && p.Kind() == auth.KindAddon && p.Addon != nil {
 			rec["_online"], rec["_addon"] = true, p.Addon.Name
 		}
-		if err := orders.Put(tx, r.Eshop, orders.PaymentMethods, guid, rec); err != nil {
+		// The row's event: paymentMethod:change.
+		if err := w.Save(orders.PaymentMethods, guid, rec, crud.Added); err != nil {
 			return err
 		}
-		tx.Emit(sandbox.Event{EshopID: r.Eshop, Kind: EventMethodChange, Instance: guid})
 		m, err := orders.Render(rec, c.View())
 		if err != nil {
 			return err
@@ -161,7 +163,8 @@ func (s *Service) createMethod(r *api.Request) (any, error) {
 
 // deleteMethod serves DELETE /api/payment-methods/{guid}.
 func (s *Service) deleteMethod(r *api.Request) (any, error) {
-	return nil, s.Store.Update(func(tx *store.Tx) error {
+	return nil, s.Orders.Engine.Write(r.Eshop, func(w *crud.Writer) error {
+		tx := w.Tx()
 		if _, err := eshop.NewContext(tx, r, s.Site); err != nil {
 			return err
 		}
@@ -169,11 +172,7 @@ func (s *Service) deleteMethod(r *api.Request) (any, error) {
 		if !tx.Exists(r.Eshop, orders.PaymentMethods, guid) {
 			return sandbox.NotFound(guid, "Payment method %q does not exist in this e-shop.", guid)
 		}
-		if err := tx.Delete(r.Eshop, orders.PaymentMethods, guid); err != nil {
-			return err
-		}
-		tx.Emit(sandbox.Event{EshopID: r.Eshop, Kind: EventMethodChange, Instance: guid})
-		return nil
+		return w.Delete(orders.PaymentMethods, guid) // paymentMethod:change
 	})
 }
 
@@ -183,7 +182,8 @@ func (s *Service) activate(r *api.Request) (any, error) {
 	eshopID := atoi(r.Var("eshopId"))
 	guid := r.Var("guid")
 	var out map[string]any
-	err := s.Store.Update(func(tx *store.Tx) error {
+	err := s.Orders.Engine.Write(eshopID, func(w *crud.Writer) error {
+		tx := w.Tx()
 		if _, err := eshop.Get(tx, eshopID); err != nil {
 			return err
 		}
@@ -192,10 +192,9 @@ func (s *Service) activate(r *api.Request) (any, error) {
 			return err
 		}
 		m["_active"], m["visible"] = true, true
-		if err := orders.Put(tx, eshopID, orders.PaymentMethods, guid, m); err != nil {
+		if err := w.Save(orders.PaymentMethods, guid, m, crud.Edited); err != nil { // paymentMethod:change
 			return err
 		}
-		tx.Emit(sandbox.Event{EshopID: eshopID, Kind: EventMethodChange, Instance: guid})
 		out = map[string]any{"guid": guid, "active": true, "visible": true, "online": m["_online"] == true, "addon": m["_addon"]}
 		return nil
 	})

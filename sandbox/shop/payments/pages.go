@@ -47,12 +47,17 @@ func (s *Service) gatewayFor(sh *orders.Shop, o map[string]any) (string, string,
 	if tpl == "" {
 		return "", "Online payment is not available yet: the payment add-on has no gateway address registered.", nil
 	}
+	open := str(o["_paymentCode"])
 	pc, err := sh.CurrentPaymentCode(o, func() string { return s.IDs.Token(32) })
 	if err != nil {
 		return "", "", err
 	}
-	if err := orders.SaveOrder(sh.Tx, sh.ID, o); err != nil {
-		return "", "", err
+	if pc.Code != open {
+		// A new attempt: a pending transaction on the order, an edit its
+		// change log lists, as a payment result's is.
+		if err := sh.Touch(o); err != nil {
+			return "", "", err
+		}
 	}
 	lang := str(o["language"])
 	if lang == "" {

@@ -138,3 +138,58 @@ func TestSeededPendingPayments(t *testing.T) {
 		t.Fatal("the fixtures have no order waiting for an online payment")
 	}
 }
+
+// TestNewAttemptIsLogged: the buyer's payment link after a failed attempt
+// starts a new one, a pending transaction on the order; that edit is in
+// the orders' change log (with order:update), as a payment result's is,
+// while a visit that keeps the open attempt changes and logs nothing.
+func TestNewAttemptIsLogged(t *testing.T) {
+	e := start(t)
+	gw := "https://gateway.example/pay?code=#PAYMENT_CODE#&eshop=#ESHOP_ID#"
+	if r := e.Do(sandboxtest.Call{Method: "PUT", Path: "/_sandbox/eshops/1001/payment-gateways/" + e.f.Addon, Body: map[string]any{"url": gw}}); r.Status != 200 {
+		t.Fatalf("gateway: %d %s", r.Status, r.Body)
+	}
+	o, code := e.newOrder(t, e.f.Card)
+	oc := o["code"].(string)
+	edits := func() int {
+		t.Helper()
+		r := e.Do(e.private("GET", "/api/orders/changes?changeType=edit&from="+url.QueryEscape(o["creationTime"].(string)), nil))
+		if r.Status != 200 {
+			t.Fatalf("changes: %d %s", r.Status, r.Body)
+		}
+		var d struct{ Changes []map[string]any }
+		r.Data(t, &d)
+		n := 0
+		for _, c := range d.Changes {
+			if c["code"] == oc {
+				n++
+			}
+		}
+		return n
+	}
+	e.page(t, "/eshops/1001/order/"+oc+"/pay")
+	if n := edits(); n != 0 {
+		t.Fatalf("the open attempt kept: %d edits logged, want 0", n)
+	}
+	e.Do(e.addon("PATCH", "/api/payment-status/"+code, map[string]any{"data": map[string]any{"status": "failed"}}))
+	before := edits()
+	e.ev.take()
+	if _, pay := e.page(t, "/eshops/1001/order/"+oc+"/pay"); strings.Contains(pay, "code="+code) {
+		t.Fatalf("the failed attempt's code again:\n%s", pay)
+	}
+	pending := 0
+	for _, tx := range e.orderNow(t, oc)["paymentTransactions"].([]any) {
+		if tx.(map[string]any)["status"] == "pending" {
+			pending++
+		}
+	}
+	if pending != 1 {
+		t.Fatalf("%d pending transactions after the new attempt, want 1", pending)
+	}
+	if n := edits(); n != before+1 {
+		t.Errorf("%d edits of order %s logged after the new attempt, want %d", n, oc, before+1)
+	}
+	if evs := e.ev.take(); !contains(evs, "order:update "+oc) {
+		t.Errorf("events of the new attempt %v, want order:update %s", evs, oc)
+	}
+}

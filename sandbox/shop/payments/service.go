@@ -57,7 +57,7 @@ func (s *Service) Prime() error {
 			if bad != nil {
 				return bad
 			}
-			sh, err := orders.OpenShop(tx, m.ID, s.Site)
+			sh, err := orders.OpenShop(s.Orders.Engine.Writer(tx, m.ID), s.Site)
 			if err != nil {
 				return err
 			}
@@ -119,7 +119,9 @@ func primeCodes(sh *orders.Shop) error {
 			}
 			o["_paymentCode"] = id
 		}
-		if err := orders.SaveOrder(sh.Tx, sh.ID, o); err != nil {
+		// Only the order's payment code (sandbox metadata) changed: the
+		// seeded order is as the client saw it.
+		if err := sh.W.Annotate(orders.Collection, code, o); err != nil {
 			return err
 		}
 	}

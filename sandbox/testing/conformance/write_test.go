@@ -45,7 +45,10 @@ func (r *wresult) bad(format string, args ...any) {
 // (a created record readable with the values sent, updated fields
 // changed, a deleted record gone); the events the write must emit; the
 // change log that must list it. Asynchronous writes are followed to the
-// end of their job first. Each endpoint's subtest logs what it sent and
+// end of their job first. Every record of a change-logged registry table
+// that a write created, changed or deleted (the order flow's documents,
+// stock-driven product changes and payment results included) must have
+// its entry in the change log. Each endpoint's subtest logs what it sent and
 // what it checked; the test fails unless all 179 conform, each with a
 // read-back.
 func TestWriteConformance(t *testing.T) {
@@ -113,8 +116,26 @@ func TestWriteConformance(t *testing.T) {
 		for _, en := range byGroup[g] {
 			ep := eps[en.op]
 			t.Run(g+"/"+en.op, func(t *testing.T) {
+				before, err := snapshotLogged(s.App.Store, reg)
+				if err != nil {
+					t.Fatal(err)
+				}
 				r := c.write(en, ep, vars, rec, rs, reg, shop)
 				results[en.op] = r
+				// Every record of a change-logged table that the write
+				// (and what it implied: documents, stock, products)
+				// created, changed or deleted has its entry.
+				after, err := snapshotLogged(s.App.Store, reg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				missing, checked := before.unlogged(after)
+				for _, why := range missing {
+					r.bad("%s", why)
+				}
+				if checked > 0 && len(missing) == 0 {
+					r.check("the change logs list each of the %d records of change-logged tables the write changed", checked)
+				}
 				t.Logf("%s %s", r.method, r.path)
 				for _, line := range r.sent {
 					t.Logf("sent: %s", line)

@@ -49,7 +49,7 @@ func (h *handlers) creditNoteFrom(r *api.Request, coll string, build func(c *cru
 	}
 	var out any
 	err = h.e.Update(r, func(c *crud.Ctx) error {
-		shop, err := orders.OpenShop(c.Tx, r.Eshop, h.site)
+		shop, err := orders.OpenShop(c.W, h.site)
 		if err != nil {
 			return err
 		}
@@ -226,7 +226,7 @@ func (h *handlers) restock(r *api.Request) (any, error) {
 		if err != nil {
 			return err
 		}
-		shop, err := orders.OpenShop(c.Tx, r.Eshop, h.site)
+		shop, err := orders.OpenShop(c.W, h.site)
 		if err != nil {
 			return err
 		}

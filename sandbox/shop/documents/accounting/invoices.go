@@ -131,7 +131,7 @@ func (h *handlers) invoiceFromProforma(r *api.Request) (any, error) {
 		if prev := str(pf["_invoiceCode"]); prev != "" && !suppress {
 			return sandbox.Conflict(pcode, "Proforma invoice %s already has invoice %s (send suppressExistenceCheck=true for another).", pcode, prev)
 		}
-		shop, err := orders.OpenShop(c.Tx, r.Eshop, h.site)
+		shop, err := orders.OpenShop(c.W, h.site)
 		if err != nil {
 			return err
 		}
@@ -163,7 +163,7 @@ func (h *handlers) invoiceFromProforma(r *api.Request) (any, error) {
 			return err
 		}
 		pf["_invoiceCode"] = code
-		if err := pk.Put(pcode, pf); err != nil {
+		if err := pk.Annotate(pcode, pf); err != nil {
 			return err
 		}
 		out, err = created(c, "invoice", saved)

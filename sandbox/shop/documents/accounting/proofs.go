@@ -13,7 +13,7 @@ import (
 func (h *handlers) proofForOrder(r *api.Request) (any, error) {
 	var out any
 	err := h.e.Update(r, func(c *crud.Ctx) error {
-		shop, err := orders.OpenShop(c.Tx, r.Eshop, h.site)
+		shop, err := orders.OpenShop(c.W, h.site)
 		if err != nil {
 			return err
 		}
@@ -29,7 +29,8 @@ func (h *handlers) proofForOrder(r *api.Request) (any, error) {
 		if err != nil {
 			return err
 		}
-		if err := ok.Put(code, o); err != nil {
+		// The order only remembers the proof's code (sandbox metadata).
+		if err := ok.Annotate(code, o); err != nil {
 			return err
 		}
 		out, err = created(c, "proofPayments", doc)
@@ -44,7 +45,7 @@ func (h *handlers) proofForOrder(r *api.Request) (any, error) {
 func (h *handlers) proofForProforma(r *api.Request) (any, error) {
 	var out any
 	err := h.e.Update(r, func(c *crud.Ctx) error {
-		shop, err := orders.OpenShop(c.Tx, r.Eshop, h.site)
+		shop, err := orders.OpenShop(c.W, h.site)
 		if err != nil {
 			return err
 		}

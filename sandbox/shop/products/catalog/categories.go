@@ -202,9 +202,6 @@ func (o *categoryOrder) save() error {
 	if err != nil {
 		return err
 	}
-	if err := k.Put(o.guid, o.cat); err != nil {
-		return err
-	}
-	o.c.Emit("category:update", o.guid)
-	return nil
+	// The row's update event: category:update.
+	return k.Save(o.guid, o.cat, crud.Edited)
 }

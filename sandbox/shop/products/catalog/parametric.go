@@ -85,7 +85,7 @@ func (h *handlers) defineParametric(r *api.Request) (any, error) {
 			out = append(out, entries...)
 		}
 		cat["parameters"] = out
-		return pc.Put(id, cat)
+		return pc.Save(id, cat, crud.Edited)
 	})
 	return nil, err
 }

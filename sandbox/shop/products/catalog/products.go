@@ -6,7 +6,6 @@ import (
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
-	"github.com/eshop-sandbox/sandbox/sandbox/core/changelog"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/crud"
 )
 
@@ -44,11 +43,7 @@ func (h *handlers) deleteVariant(r *api.Request) (any, error) {
 		}
 		p["variants"] = keep
 		p["changeTime"] = c.Now()
-		if err := k.Put(guid, p); err != nil {
-			return err
-		}
-		c.Emit("product:update", guid)
-		return c.Changed(k, guid, changelog.Edit)
+		return k.Save(guid, p, crud.Edited)
 	})
 	return nil, err
 }

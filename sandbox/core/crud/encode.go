@@ -1,4 +1,4 @@
-package orders
+package crud
 
 import (
 	"bytes"
@@ -14,10 +14,11 @@ import (
 // with SetEscapeHTML(false) writes (keys sorted, the same escapes), which
 // the envelope writes too.
 //
-// Orders are records of decoded JSON (maps, lists, strings, json.Number)
-// that an order writes by the dozen inside its transaction; encoding them
-// through reflection was the largest single cost left of an order. These
-// types are encoded here directly; any other value goes to encoding/json.
+// It is the one encoder of registry records (Writer.Save): records are
+// decoded JSON (maps, lists, strings, json.Number), which an order writes
+// by the dozen inside its transaction; encoding them through reflection
+// was the largest single cost left of an order. These types are encoded
+// here directly; any other value goes to encoding/json.
 func Encode(v any) ([]byte, error) {
 	return appendJSON(make([]byte, 0, 1024), v)
 }
