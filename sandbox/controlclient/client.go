@@ -94,11 +94,31 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any) err
 		}
 		rd = bytes.NewReader(raw)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, strings.TrimRight(c.BaseURL, "/")+path, rd)
+	status, raw, err := c.send(ctx, method, path, rd, body != nil)
 	if err != nil {
 		return err
 	}
-	if body != nil {
+	err = api.DecodeAnswer(status, raw, out)
+	var ae *api.AnswerError
+	if errors.As(err, &ae) {
+		if ae.Code == "" { // no error envelope: name the call
+			ae.Message = method + " " + path + ": " + ae.Message
+		}
+		return ae
+	}
+	if err != nil && !json.Valid(raw) {
+		return &NotEnvelopeError{Method: method, Path: path, Status: status}
+	}
+	return err
+}
+
+// send sends one call and reads its answer (within maxAnswer bytes).
+func (c *Client) send(ctx context.Context, method, path string, body io.Reader, isJSON bool) (int, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, method, strings.TrimRight(c.BaseURL, "/")+path, body)
+	if err != nil {
+		return 0, nil, err
+	}
+	if isJSON {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	if c.UserAgent != "" {
@@ -113,25 +133,14 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any) err
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
-		return &TransportError{Method: method, Path: path, Err: err}
+		return 0, nil, &TransportError{Method: method, Path: path, Err: err}
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
 	if err != nil {
-		return fmt.Errorf("reading the sandbox's answer: %v", err)
+		return resp.StatusCode, nil, fmt.Errorf("reading the sandbox's answer: %v", err)
 	}
-	err = api.DecodeAnswer(resp.StatusCode, raw, out)
-	var ae *api.AnswerError
-	if errors.As(err, &ae) {
-		if ae.Code == "" { // no error envelope: name the call
-			ae.Message = method + " " + path + ": " + ae.Message
-		}
-		return ae
-	}
-	if err != nil && !json.Valid(raw) {
-		return &NotEnvelopeError{Method: method, Path: path, Status: resp.StatusCode}
-	}
-	return err
+	return resp.StatusCode, raw, nil
 }
 
 // AddonConfig is the body of PutAddon. Empty fields keep the add-on's

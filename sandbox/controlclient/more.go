@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/eshop-sandbox/sandbox/sandbox/app/control"
@@ -16,7 +14,6 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/app/timectl"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/limits"
-	"github.com/eshop-sandbox/sandbox/sandbox/core/traffic"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/addons"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/jobs"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/oauth"
@@ -156,37 +153,18 @@ func (c *Client) InboxURL(name string) string {
 // other than 200 comes back as an *api.AnswerError with the sandbox's
 // message.
 func (c *Client) Document(ctx context.Context, path string) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(c.BaseURL, "/")+path, nil)
+	status, raw, err := c.send(ctx, http.MethodGet, path, nil, false)
 	if err != nil {
 		return nil, err
 	}
-	if c.UserAgent != "" {
-		req.Header.Set("User-Agent", c.UserAgent)
-	}
-	if c.Unrecorded {
-		req.Header.Set(traffic.UnrecordedHeader, "1")
-	}
-	hc := c.HTTP
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	resp, err := hc.Do(req)
-	if err != nil {
-		return nil, &TransportError{Method: http.MethodGet, Path: path, Err: err}
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
-	if err != nil {
-		return nil, fmt.Errorf("reading the sandbox's answer: %v", err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		err := api.DecodeAnswer(resp.StatusCode, raw, nil)
+	if status != http.StatusOK {
+		err := api.DecodeAnswer(status, raw, nil)
 		var ae *api.AnswerError
 		if errors.As(err, &ae) {
 			ae.Message = "GET " + path + ": " + ae.Message
 			return nil, ae
 		}
-		return nil, &api.AnswerError{Status: resp.StatusCode, Message: fmt.Sprintf("GET %s: HTTP %d", path, resp.StatusCode)}
+		return nil, &api.AnswerError{Status: status, Message: fmt.Sprintf("GET %s: HTTP %d", path, status)}
 	}
 	return raw, nil
 }
