@@ -58,9 +58,7 @@ func (t *Tx) Attach(eshop int, coll string, ids []string, docs [][]byte) error {
 		}
 		b.index[id] = int32(i)
 	}
-	if err := t.s.ensureIndex(t.tx, prefix); err != nil {
-		return err
-	}
+	t.s.known(prefix)
 	if _, _, err := t.tx.Set(counterKey(eshop, coll), strconv.Itoa(len(ids)), nil); err != nil {
 		return err
 	}
@@ -134,22 +132,6 @@ func (t *Tx) bury(prefix, key, id string) error {
 	}
 	_, _, err := t.tx.Set(tombKey(key), "", nil)
 	return err
-}
-
-// scanBase walks a collection that has a base layer in list order.
-func (t *Tx) scanBase(eshop int, coll string, fn func(id string, doc []byte) bool) error {
-	prefix := collPrefix(eshop, coll)
-	ids, _ := t.s.pos.window(prefix, 0, int(^uint(0)>>1))
-	for _, id := range ids {
-		doc, err := t.Get(eshop, coll, id)
-		if err != nil {
-			continue // expired
-		}
-		if !fn(id, doc) {
-			return nil
-		}
-	}
-	return nil
 }
 
 // Persistent reports whether the transaction's store writes to a data

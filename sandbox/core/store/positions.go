@@ -3,9 +3,6 @@ package store
 import (
 	"sort"
 	"sync"
-
-	"github.com/tidwall/buntdb"
-	"github.com/tidwall/gjson"
 )
 
 // positions keeps, per collection, the record ids in list order, so an
@@ -123,17 +120,18 @@ func (p *positions) undo(ops []posOp) {
 	}
 }
 
-// load fills a collection's list from its BuntDB index.
-func (p *positions) load(btx *buntdb.Tx, prefix string) error {
-	l := &posList{}
-	cut := len(prefix) + 1
-	err := btx.Ascend(prefix, func(key, value string) bool {
-		l.ids = append(l.ids, key[cut:])
-		l.seqs = append(l.seqs, gjson.Get(value, "_seq").Int())
-		return true
-	})
-	p.mu.Lock()
-	p.lists[prefix] = l
-	p.mu.Unlock()
-	return err
+// all returns a collection's ids in list order. A read-only transaction
+// may walk the list itself (no write runs beside it, BuntDB's lock sees
+// to that); a read-write one gets a copy, as it may change the list.
+func (p *positions) all(prefix string, copied bool) []string {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	l := p.lists[prefix]
+	if l == nil {
+		return nil
+	}
+	if copied {
+		return append([]string(nil), l.ids...)
+	}
+	return l.ids[:len(l.ids):len(l.ids)]
 }

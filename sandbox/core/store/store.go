@@ -1,6 +1,6 @@
 // Package store is the sandbox's only door to BuntDB. It keeps one key
 // space per e-shop (keys "e:<eshop>:<collection>:<id>"), JSON documents as
-// values, one ordering index per collection, record counts, expiry that
+// values, the list order of each collection (positions), record counts, expiry that
 // follows the sandbox clock, and the rule that events of a write are
 // published only after the write commits. buntdb.ErrNotFound is translated
 // here and nowhere else.
@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -51,9 +52,9 @@ type Store struct {
 	// commits, before its events could be published.
 	commit sync.Mutex
 
-	mu      sync.RWMutex
-	indexes map[string]bool // collection prefixes that have an ordering index
-	pos     *positions
+	mu    sync.RWMutex
+	colls map[string]bool // collection prefixes that were ever written
+	pos   *positions      // each collection's ids in list order
 
 	// gen is the write generation: it grows inside every read-write
 	// transaction, before it commits. BuntDB never runs a read
@@ -75,8 +76,8 @@ type Store struct {
 // Tx.Cacheable).
 func (s *Store) Generation() uint64 { return s.gen.Load() }
 
-// Open opens (or creates) the database and rebuilds the ordering indexes,
-// which BuntDB does not persist.
+// Open opens (or creates) the database and rebuilds the list order of
+// each collection from the records' "_seq" fields.
 func Open(opts Options) (*Store, error) {
 	path := opts.Path
 	if path == "" {
@@ -122,9 +123,9 @@ func Open(opts Options) (*Store, error) {
 	if clock == nil {
 		clock = sandbox.NewClock()
 	}
-	s := &Store{db: db, clock: clock, pub: opts.Publisher, indexes: map[string]bool{}, pos: newPositions(),
+	s := &Store{db: db, clock: clock, pub: opts.Publisher, colls: map[string]bool{}, pos: newPositions(),
 		persistent: path != ":memory:"}
-	if err := s.rebuildIndexes(); err != nil {
+	if err := s.loadPositions(); err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -186,7 +187,7 @@ func (s *Store) Update(fn func(tx *Tx) error) error {
 	return err
 }
 
-// Reset deletes every key, leaving an empty database (indexes included).
+// Reset deletes every key, leaving an empty database.
 func (s *Store) Reset() error {
 	// Locks in the one order every writer takes them: the commit lock,
 	// BuntDB's write lock, then mu. Taking mu first would deadlock with a
@@ -200,12 +201,7 @@ func (s *Store) Reset() error {
 		if err := btx.DeleteAll(); err != nil {
 			return err
 		}
-		for name := range s.indexes {
-			if err := btx.DropIndex(name); err != nil && !errors.Is(err, buntdb.ErrNotFound) {
-				return err
-			}
-		}
-		s.indexes = map[string]bool{}
+		s.colls = map[string]bool{}
 		s.pos.reset()
 		s.baseMu.Lock()
 		s.base.Store(nil)
@@ -214,12 +210,20 @@ func (s *Store) Reset() error {
 	})
 }
 
-func (s *Store) rebuildIndexes() error {
-	prefixes := map[string]bool{}
+// loadPositions rebuilds every collection's list order from a data
+// file's records. BuntDB keeps no index of its own for it: an index
+// ordered by a JSON field parses two records per comparison, so each
+// insert cost tens of record parses (a third of an order's write).
+func (s *Store) loadPositions() error {
+	type entry struct {
+		id  string
+		seq int64
+	}
+	lists := map[string][]entry{}
 	err := s.db.View(func(btx *buntdb.Tx) error {
-		return btx.AscendKeys("e:*", func(key, _ string) bool {
+		return btx.AscendKeys("e:*", func(key, value string) bool {
 			if i := strings.LastIndexByte(key, ':'); i > 0 {
-				prefixes[key[:i]] = true
+				lists[key[:i]] = append(lists[key[:i]], entry{key[i+1:], seqOf(value)})
 			}
 			return true
 		})
@@ -227,43 +231,29 @@ func (s *Store) rebuildIndexes() error {
 	if err != nil {
 		return err
 	}
-	return s.db.Update(func(btx *buntdb.Tx) error {
-		for p := range prefixes {
-			if err := s.ensureIndex(btx, p); err != nil {
-				return err
-			}
-			if err := s.pos.load(btx, p); err != nil {
-				return err
-			}
+	for prefix, l := range lists {
+		sort.Slice(l, func(i, j int) bool { return l[i].seq < l[j].seq })
+		ids, seqs := make([]string, len(l)), make([]int64, len(l))
+		for i, e := range l {
+			ids[i], seqs[i] = e.id, e.seq
 		}
-		return nil
-	})
-}
-
-// ensureIndex creates the ordering index of a collection prefix once.
-func (s *Store) ensureIndex(btx *buntdb.Tx, prefix string) error {
-	s.mu.RLock()
-	ok := s.indexes[prefix]
-	s.mu.RUnlock()
-	if ok {
-		return nil
+		s.pos.set(prefix, ids, seqs)
+		s.colls[prefix] = true
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.indexes[prefix] {
-		return nil
-	}
-	if err := btx.CreateIndex(prefix, prefix+":*", buntdb.IndexJSON("_seq")); err != nil && !errors.Is(err, buntdb.ErrIndexExists) {
-		return fmt.Errorf("create index %s: %w", prefix, err)
-	}
-	s.indexes[prefix] = true
 	return nil
 }
 
-func (s *Store) hasIndex(prefix string) bool {
+// known notes a collection prefix as written.
+func (s *Store) known(prefix string) {
 	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.indexes[prefix]
+	ok := s.colls[prefix]
+	s.mu.RUnlock()
+	if ok {
+		return
+	}
+	s.mu.Lock()
+	s.colls[prefix] = true
+	s.mu.Unlock()
 }
 
 func collPrefix(eshop int, coll string) string {

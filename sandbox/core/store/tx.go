@@ -162,9 +162,7 @@ func (t *Tx) put(eshop int, coll, id string, doc []byte, expiresAt time.Time, pr
 		return false, fmt.Errorf("store: document for %s/%s is not a JSON object", coll, id)
 	}
 	prefix := collPrefix(eshop, coll)
-	if err := t.s.ensureIndex(t.tx, prefix); err != nil {
-		return false, err
-	}
+	t.s.known(prefix)
 	key := prefix + ":" + id
 	var seq int64
 	created := true
@@ -263,21 +261,22 @@ func (t *Tx) Count(eshop int, coll string) int {
 }
 
 // Scan calls fn for each live record in list order until fn returns false.
+// A read-write transaction walks a copy of the order, so fn may write.
 func (t *Tx) Scan(eshop int, coll string, fn func(id string, doc []byte) bool) error {
 	prefix := collPrefix(eshop, coll)
-	if !t.s.hasIndex(prefix) {
-		return nil
-	}
-	if t.s.baseColl(prefix) != nil {
-		return t.scanBase(eshop, coll, fn)
-	}
-	cut := len(prefix) + 1
-	return t.tx.Ascend(prefix, func(key, value string) bool {
-		if t.expired(value) {
-			return true
+	for _, id := range t.s.pos.all(prefix, t.writable) {
+		doc, err := t.Get(eshop, coll, id)
+		if errors.Is(err, sandbox.ErrNotFound) {
+			continue // expired
 		}
-		return fn(key[cut:], []byte(value))
-	})
+		if err != nil {
+			return err
+		}
+		if !fn(id, doc) {
+			return nil
+		}
+	}
+	return nil
 }
 
 // Page returns the records of a collection that pass keep (nil keeps all)
@@ -324,7 +323,7 @@ func (t *Tx) Collections(eshop int) []string {
 	t.s.mu.RLock()
 	defer t.s.mu.RUnlock()
 	var out []string
-	for p := range t.s.indexes {
+	for p := range t.s.colls {
 		if len(p) > len(prefix) && p[:len(prefix)] == prefix {
 			out = append(out, p[len(prefix):])
 		}
