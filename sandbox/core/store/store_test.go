@@ -376,3 +376,62 @@ func TestNextAfter(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedReadsKeepTheirValue: GetShared and ScanShared hand out the
+// stored value itself; a later write (inside the same transaction and
+// after it) stores a new value and leaves what was read unchanged. The
+// list order Scan walks survives a reopen of a data file, without any
+// index of BuntDB's.
+func TestSharedReadsKeepTheirValue(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "data.db")
+	s, err := Open(Options{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"c", "a", "b"} {
+		put(t, s, 1, "stocks", id, `{"name":"`+id+`0"}`)
+	}
+	var shared []byte
+	var scanned []string
+	err = s.Update(func(tx *Tx) error {
+		var err error
+		if shared, err = tx.GetShared(1, "stocks", "a"); err != nil {
+			return err
+		}
+		if err := tx.ScanShared(1, "stocks", func(id string, doc []byte) bool {
+			scanned = append(scanned, string(doc))
+			_, err = tx.Put(1, "stocks", id, []byte(`{"name":"`+id+`1"}`)) // a write may run inside the walk
+			return err == nil
+		}); err != nil {
+			return err
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := gjson.GetBytes(shared, "name").String(); got != "a0" {
+		t.Fatalf("shared read changed to %q after a write, want a0", got)
+	}
+	want := []string{"c0", "a0", "b0"}
+	for i, doc := range scanned {
+		if got := gjson.Get(doc, "name").String(); i >= len(want) || got != want[i] {
+			t.Fatalf("scanned %v, want names %v in list order", scanned, want)
+		}
+	}
+	s.Close()
+	if s, err = Open(Options{Path: path}); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var order []string
+	_ = s.View(func(tx *Tx) error {
+		return tx.Scan(1, "stocks", func(id string, doc []byte) bool {
+			order = append(order, gjson.GetBytes(doc, "name").String())
+			return true
+		})
+	})
+	if fmt.Sprint(order) != "[c1 a1 b1]" {
+		t.Fatalf("after reopen, Scan gave %v, want [c1 a1 b1]", order)
+	}
+}

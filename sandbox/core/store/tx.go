@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/tidwall/buntdb"
 	"github.com/tidwall/gjson"
@@ -106,25 +107,47 @@ func (t *Tx) Emit(events ...sandbox.Event) {
 // Get returns the document stored under (eshop, coll, id), or
 // sandbox.ErrNotFound when it is absent or expired.
 func (t *Tx) Get(eshop int, coll, id string) ([]byte, error) {
+	v, doc, err := t.read(eshop, coll, id)
+	if v != "" {
+		return []byte(v), nil
+	}
+	return doc, err
+}
+
+// GetShared is Get without the copy: doc is the stored value itself, for a
+// caller that only reads it (gjson, a decoder) and never changes a byte.
+// BuntDB never changes a stored value (a write stores a new one), so doc
+// stays what it was after later writes.
+func (t *Tx) GetShared(eshop int, coll, id string) ([]byte, error) {
+	v, doc, err := t.read(eshop, coll, id)
+	if v != "" {
+		return unsafe.Slice(unsafe.StringData(v), len(v)), nil
+	}
+	return doc, err
+}
+
+// read finds a live record: v is BuntDB's value, or doc a seeded record
+// with its metadata (a new slice).
+func (t *Tx) read(eshop int, coll, id string) (v string, doc []byte, err error) {
 	if !validID(id) {
-		return nil, sandbox.ErrNotFound
+		return "", nil, sandbox.ErrNotFound
 	}
 	prefix := collPrefix(eshop, coll)
 	key := prefix + ":" + id
-	v, err := t.tx.Get(key)
+	v, err = t.tx.Get(key)
 	if errors.Is(err, buntdb.ErrNotFound) {
 		if doc, seq, ok := t.baseGet(prefix, key, id); ok {
-			return withMeta(doc, seq, time.Time{}), nil
+			return "", withMeta(doc, seq, time.Time{}), nil
 		}
-		return nil, sandbox.ErrNotFound
+		return "", nil, sandbox.ErrNotFound
 	}
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	if t.expired(v) {
-		return nil, sandbox.ErrNotFound
+		return "", nil, sandbox.ErrNotFound
 	}
-	return []byte(v), nil
+	return v, nil, nil
 }
 
 // Exists reports whether a live record is stored under the id.
@@ -263,9 +286,17 @@ func (t *Tx) Count(eshop int, coll string) int {
 // Scan calls fn for each live record in list order until fn returns false.
 // A read-write transaction walks a copy of the order, so fn may write.
 func (t *Tx) Scan(eshop int, coll string, fn func(id string, doc []byte) bool) error {
-	prefix := collPrefix(eshop, coll)
-	for _, id := range t.s.pos.all(prefix, t.writable) {
-		doc, err := t.Get(eshop, coll, id)
+	return t.scan(eshop, coll, t.Get, fn)
+}
+
+// ScanShared is Scan with the documents of GetShared: fn only reads them.
+func (t *Tx) ScanShared(eshop int, coll string, fn func(id string, doc []byte) bool) error {
+	return t.scan(eshop, coll, t.GetShared, fn)
+}
+
+func (t *Tx) scan(eshop int, coll string, get func(int, string, string) ([]byte, error), fn func(id string, doc []byte) bool) error {
+	for _, id := range t.s.pos.all(collPrefix(eshop, coll), t.writable) {
+		doc, err := get(eshop, coll, id)
 		if errors.Is(err, sandbox.ErrNotFound) {
 			continue // expired
 		}

@@ -3,6 +3,7 @@ package orders
 import (
 	"strconv"
 	"sync"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 
@@ -42,8 +43,8 @@ func (x *CodeIndex) get(eshop int, code string) (variantRef, bool) {
 // rebuild scans the e-shop's products inside tx and replaces its index.
 func (x *CodeIndex) rebuild(tx *store.Tx, eshop int) error {
 	m := map[string]variantRef{}
-	err := tx.Scan(eshop, ProductsCollection, func(id string, doc []byte) bool {
-		for i, v := range gjson.GetBytes(doc, "variants.#.code").Array() {
+	err := tx.ScanShared(eshop, ProductsCollection, func(id string, doc []byte) bool {
+		for i, v := range sharedGet(doc, "variants.#.code").Array() {
 			m[v.String()] = variantRef{guid: id, index: i}
 		}
 		return true
@@ -82,11 +83,11 @@ func (c *Catalog) product(guid string) *Product {
 	if p, ok := c.read[guid]; ok {
 		return p
 	}
-	raw, err := c.tx.Get(c.eshop, ProductsCollection, guid)
+	raw, err := c.tx.GetShared(c.eshop, ProductsCollection, guid)
 	if err != nil {
 		return nil
 	}
-	p := &Product{GUID: guid, Doc: gjson.ParseBytes(raw), raw: raw}
+	p := &Product{GUID: guid, Doc: gjson.Parse(sharedString(raw)), raw: raw}
 	c.read[guid] = p
 	return p
 }
@@ -99,7 +100,7 @@ type Product struct {
 	GUID    string
 	Doc     gjson.Result
 	Variant gjson.Result // zero when found by GUID only
-	raw     []byte       // the record as the transaction read it
+	raw     []byte       // the record as the transaction read it (shared: never changed)
 	top     map[string]gjson.Result
 }
 
@@ -181,3 +182,12 @@ func (p *Product) MainImage() any {
 
 // gjsonGet reads a path of a stored document.
 func gjsonGet(doc []byte, path string) gjson.Result { return gjson.GetBytes(doc, path) }
+
+// sharedGet reads a path of a document the caller never changes (one of
+// store's shared reads), without copying what it finds: the result's
+// strings point into doc.
+func sharedGet(doc []byte, path string) gjson.Result { return gjson.Get(sharedString(doc), path) }
+
+// sharedString is doc as a string without a copy; doc must not change
+// while the string is in use.
+func sharedString(doc []byte) string { return unsafe.String(unsafe.SliceData(doc), len(doc)) }

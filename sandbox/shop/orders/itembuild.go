@@ -142,23 +142,26 @@ func purchasePrice(f map[string]any) any {
 
 // flagSystem tells whether a product flag is one of the system flags.
 func (sh *Shop) flagSystem(code string) bool {
-	raw, err := sh.Tx.Get(sh.ID, "flags", code)
+	raw, err := sh.Tx.GetShared(sh.ID, "flags", code)
 	if err != nil {
 		return false
 	}
-	return gjson.GetBytes(raw, "system").Bool()
+	return sharedGet(raw, "system").Bool()
 }
 
 // supplyLocation is where a variant lies in a stock.
 func (sh *Shop) supplyLocation(stockID int64, code string) any {
-	raw, err := sh.Tx.Get(sh.ID, StocksCollection, strconv.FormatInt(stockID, 10))
+	raw, err := sh.Tx.GetShared(sh.ID, StocksCollection, strconv.FormatInt(stockID, 10))
 	if err != nil {
 		return nil
 	}
-	for _, s := range gjson.GetBytes(raw, "_supplies").Array() {
+	var loc any
+	sharedGet(raw, "_supplies").ForEach(func(_, s gjson.Result) bool {
 		if s.Get("code").String() == code {
-			return value(s.Get("location"))
+			loc = value(s.Get("location"))
+			return false
 		}
-	}
-	return nil
+		return true
+	})
+	return loc
 }

@@ -51,10 +51,10 @@ func openShop(tx *store.Tx, w *crud.Writer, eshopID int, site *eshop.Site, setti
 		return nil, err
 	}
 	s := &Shop{Tx: tx, W: w, ID: eshopID, Meta: meta, Now: tx.Now(), BaseURL: site.BaseURL, EshopURL: site.EshopURL(eshopID)}
-	if raw, err := tx.Get(eshopID, eshop.InfoCollection, "info"); err == nil {
-		s.Info = gjson.ParseBytes(raw)
+	if raw, err := tx.GetShared(eshopID, eshop.InfoCollection, "info"); err == nil {
+		s.Info = gjson.Parse(sharedString(raw))
 	}
-	raw, err := tx.Get(eshopID, eshop.InfoCollection, "order-statuses")
+	raw, err := tx.GetShared(eshopID, eshop.InfoCollection, "order-statuses")
 	if errors.Is(err, sandbox.ErrNotFound) {
 		return nil, fmt.Errorf("e-shop %d has no order-statuses.json", eshopID)
 	}
@@ -65,7 +65,7 @@ func openShop(tx *store.Tx, w *crud.Writer, eshopID int, site *eshop.Site, setti
 		return nil, err
 	}
 	s.Fields = map[string]any{}
-	if raw, err := tx.Get(eshopID, eshop.InfoCollection, "customer-fields"); err == nil {
+	if raw, err := tx.GetShared(eshopID, eshop.InfoCollection, "customer-fields"); err == nil {
 		s.Fields = settings.fields(eshopID, raw)
 	}
 	return s, nil

@@ -36,7 +36,7 @@ func (s *Shop) MoveStock(stockID int64, orderCode string, lines []StockLine) err
 		return nil
 	}
 	sid := strconv.FormatInt(stockID, 10)
-	doc, err := s.Tx.Get(s.ID, StocksCollection, sid)
+	doc, err := s.Tx.GetShared(s.ID, StocksCollection, sid)
 	if err != nil {
 		return sandbox.Invalid("data.stockId", "Stock %d does not exist in this e-shop.", stockID)
 	}
@@ -127,7 +127,7 @@ type supply struct {
 }
 
 func newSupplies(doc []byte) *supplies {
-	return &supplies{doc: doc, stored: gjson.GetBytes(doc, "_supplies"), changed: map[string]*supply{}}
+	return &supplies{doc: doc, stored: sharedGet(doc, "_supplies"), changed: map[string]*supply{}}
 }
 
 // of is the supply of a variant code, to change in place: the first one
@@ -184,8 +184,8 @@ func (ss *supplies) record() ([]byte, error) {
 // stockSums sums the amounts of the codes over every stock.
 func (s *Shop) stockSums(codes map[string]bool) (map[string]decimal.Decimal, error) {
 	out := map[string]decimal.Decimal{}
-	err := s.Tx.Scan(s.ID, StocksCollection, func(_ string, doc []byte) bool {
-		gjson.GetBytes(doc, "_supplies").ForEach(func(_, sp gjson.Result) bool {
+	err := s.Tx.ScanShared(s.ID, StocksCollection, func(_ string, doc []byte) bool {
+		sharedGet(doc, "_supplies").ForEach(func(_, sp gjson.Result) bool {
 			if c := sp.Get("code").String(); codes[c] {
 				a, _ := decimal.NewFromString(sp.Get("amount").String())
 				out[c] = out[c].Add(a)
