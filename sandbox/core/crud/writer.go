@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
@@ -211,14 +212,27 @@ func (w *Writer) put(coll, id string, rec any) error {
 	case json.RawMessage:
 		raw = t
 	default:
+		// The store keeps a copy of what it is given (BuntDB holds
+		// strings), so the encoding is only needed until Put returns:
+		// it goes into a reused buffer.
+		buf := encodeBuffers.Get().(*[]byte)
+		defer func() {
+			if cap(*buf) <= 1<<20 {
+				encodeBuffers.Put(buf)
+			}
+		}()
 		var err error
-		if raw, err = Encode(rec); err != nil {
+		if raw, err = appendJSON((*buf)[:0], rec); err != nil {
 			return err
 		}
+		*buf = raw
 	}
 	_, err := w.e.writes.Put(w.tx, w.eshop, coll, id, raw)
 	return err
 }
+
+// encodeBuffers are the buffers records are encoded into for the store.
+var encodeBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
 
 // remove is the store delete of a record of a registry collection.
 func (w *Writer) remove(coll, id string) error {
