@@ -13,7 +13,6 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/registry"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/documents"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/products"
 )
 
 // Coll is a resource's records as one request sees them: a store
@@ -407,8 +406,8 @@ func (k *Coll) NewID(data map[string]any) (any, error) {
 		return k.c.Gen.UUID(), nil
 	}
 	if k.Row.SlugFrom != "" {
-		if s, _ := data[k.Row.SlugFrom].(string); products.Slug(s) != "" {
-			return products.Slug(s), nil
+		if s, _ := data[k.Row.SlugFrom].(string); sandbox.Slug(s) != "" {
+			return sandbox.Slug(s), nil
 		}
 	}
 	n, err := k.nextNumber()

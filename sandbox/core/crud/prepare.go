@@ -16,10 +16,10 @@ func str(v any) string { s, _ := v.(string); return s }
 func prepareURLNamed(nameField string) Prepare {
 	return func(c *Ctx, k *Coll, rec, orig map[string]any, create bool) error {
 		if str(rec["indexName"]) == "" && k.E().recordNode(k.Row).HasProp("indexName") {
-			rec["indexName"] = products.Slug(str(rec[nameField]))
+			rec["indexName"] = sandbox.Slug(str(rec[nameField]))
 		}
 		if str(rec["url"]) == "" && k.E().recordNode(k.Row).HasProp("url") {
-			rec["url"] = "{eshop_url}/" + products.Slug(str(rec[nameField])) + "/"
+			rec["url"] = "{eshop_url}/" + sandbox.Slug(str(rec[nameField])) + "/"
 		}
 		if p := str(rec["parentGuid"]); p != "" && k.Row.Name == "categories" {
 			if _, _, err := k.Find(p); err != nil {
@@ -72,7 +72,7 @@ func prepareParameter(c *Ctx, k *Coll, rec, orig map[string]any, create bool) er
 				if label == "" {
 					label = str(m["description"])
 				}
-				m["valueIndex"] = products.Slug(label)
+				m["valueIndex"] = sandbox.Slug(label)
 			}
 			if m["priority"] == nil {
 				m["priority"] = json.Number(strconv.Itoa(i + 1))
@@ -168,7 +168,7 @@ func prepareAccount(c *Ctx, k *Coll, rec, orig map[string]any, create bool) erro
 
 func prepareCustomerGroup(c *Ctx, k *Coll, rec, orig map[string]any, create bool) error {
 	if create && str(rec["customerGroupCode"]) == "" {
-		rec["customerGroupCode"] = strings.ToUpper(strings.ReplaceAll(products.Slug(str(rec["name"])), "-", "_"))
+		rec["customerGroupCode"] = strings.ToUpper(strings.ReplaceAll(sandbox.Slug(str(rec["name"])), "-", "_"))
 	}
 	return nil
 }

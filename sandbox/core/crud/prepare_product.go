@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/products"
 )
 
 // prepareProduct maps a product request onto the product record: the
@@ -24,7 +23,7 @@ func prepareProduct(c *Ctx, k *Coll, rec, orig map[string]any, create bool) erro
 		}
 	}
 	if str(rec["indexName"]) == "" {
-		rec["indexName"] = products.Slug(str(rec["name"]))
+		rec["indexName"] = sandbox.Slug(str(rec["name"]))
 	}
 	if str(rec["url"]) == "" {
 		rec["url"] = "{eshop_url}/" + str(rec["indexName"]) + "/"

@@ -1,6 +1,6 @@
 // Package products holds the product-area rules the generic table cannot
 // state, as pure functions the generic write path (sandbox/core/crud) calls:
-// URL-friendly codes made from names, and the rules of a surcharge
+// the rules of a surcharge
 // parameter update, whose code follows its name and whose defaults depend
 // on the e-shop.
 package products
@@ -37,7 +37,7 @@ func ApplySurchargeUpdate(rec, data map[string]any, meta *eshop.Meta) (string, e
 	if v, ok := data["code"]; ok && v != nil {
 		code = v.(string)
 	} else if _, named := data["name"]; named {
-		code = Slug(rec["name"].(string))
+		code = sandbox.Slug(rec["name"].(string))
 		if code == "" {
 			return "", sandbox.Invalid("name", "Field name %q gives no URL-friendly code; send code explicitly.", rec["name"])
 		}
@@ -92,8 +92,8 @@ func CheckSurchargeTexts(data map[string]any) error {
 		}
 	}
 	if v, ok := data["code"]; ok && v != nil {
-		if c, _ := v.(string); !ValidCode(c) {
-			return sandbox.Invalid("code", "Field code %q is not URL-friendly: use lower-case letters, digits and dashes (e.g. %q).", c, Slug(c))
+		if c, _ := v.(string); !sandbox.ValidCode(c) {
+			return sandbox.Invalid("code", "Field code %q is not URL-friendly: use lower-case letters, digits and dashes (e.g. %q).", c, sandbox.Slug(c))
 		}
 	}
 	return nil
