@@ -12,7 +12,6 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/registry"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/documents"
 )
 
 // Coll is a resource's records as one request sees them: a store
@@ -386,7 +385,7 @@ func (k *Coll) Flush() error {
 
 // NewID gives a new record its identifier: a request field named in
 // IDFrom (or the id field itself), the next code of a numbered
-// collection's one sequence, the next integer for integer ids, a GUID
+// collection's one sequence (its Number hook), the next integer for integer ids, a GUID
 // for GUID ids, a slug of SlugFrom, else the next number as a string.
 func (k *Coll) NewID(data map[string]any) (any, error) {
 	for _, f := range append(append([]string{}, k.Row.IDFrom...), k.Row.IDField) {
@@ -395,7 +394,7 @@ func (k *Coll) NewID(data map[string]any) (any, error) {
 		}
 	}
 	if k.Row.Numbered {
-		return documents.NextCode(k.c.Tx, k.c.R.Eshop, k.Row.Name, k.c.Tx.Now().Year())
+		return k.c.E.hooks.resource(k.Row.Name).Number(k.c, k) // New checked that every numbered row has one
 	}
 	idNode := k.c.E.recordNode(k.Row).Prop(k.Row.IDField)
 	switch {
