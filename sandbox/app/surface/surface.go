@@ -22,6 +22,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/documents/accounting"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/logistics"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/marketing"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/products"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/products/catalog"
 )
 
@@ -75,7 +76,7 @@ func New(d Deps) (*Surface, error) {
 // every engine the sandbox builds gets them (sandbox/shop/jobs lists the
 // same, as it cannot import this package).
 func Hooks() []crud.Hook {
-	return documents.Hooks()
+	return append(products.Hooks(), documents.Hooks()...)
 }
 
 // part is one package's share of the surface.

@@ -80,6 +80,9 @@ func parentVar(c *Ctx, names string) string {
 	return ""
 }
 
+// Elements are an embedded resource's records, in their parent's order.
+func (k *Coll) Elements() []any { return k.elements() }
+
 func (k *Coll) elements() []any {
 	arr, _ := k.Parent[k.Row.Parent.Field].([]any)
 	return arr

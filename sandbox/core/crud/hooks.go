@@ -41,16 +41,12 @@ type Download func(c *Ctx, shown map[string]any, format string) (*api.Raw, error
 // builtinHooks are the hooks crud completes the table with itself, one
 // line per resource or operation; New adds Deps.Hooks to them.
 var builtinHooks = []Hook{
-	{Resource: "products", Prepare: prepareProduct, Deleted: dropPrices},
-	{Resource: "pricelists/prices", Prepare: preparePrice},
 	{Resource: "brands", Prepare: prepareBrand},
 	{Resource: "categories", Prepare: prepareURLNamed("name")},
 	{Resource: "parametric-categories", Prepare: prepareURLNamed("name")},
 	{Resource: "articles", Prepare: prepareURLNamed("title")},
 	{Resource: "article-sections", Prepare: prepareURLNamed("title")},
 	{Resource: "pages", Prepare: prepareURLNamed("title")},
-	{Resource: "filtering-parameters", Prepare: prepareParameter},
-	{Resource: "surcharge-parameters", Prepare: prepareSurcharge},
 	{Resource: "customers", Prepare: prepareCustomer},
 	{Resource: "customers/accounts", Prepare: prepareAccount},
 	{Resource: "customer-groups", Prepare: prepareCustomerGroup},
@@ -58,11 +54,6 @@ var builtinHooks = []Hook{
 	{Resource: "quantity-discounts", Prepare: prepareGroupCodes},
 	{Resource: "xy-discounts", Prepare: prepareGroupCodes},
 	{Resource: "product-reviews", Prepare: prepareProductReview},
-	{Resource: "products/alternative-products", Prepare: prepareProductLink},
-	{Resource: "products/related-products", Prepare: prepareProductLink},
-	{Resource: "products/gifts", Prepare: prepareGift},
-	{Resource: "products/set-items", Prepare: prepareSetItem},
-	{Resource: "products/related-files", Prepare: prepareRelatedFile},
 	{Resource: "shipping-methods", Prepare: prepareShippingMethod},
 	{Resource: "unsubscribed-emails", Prepare: prepareNow("unsubscribedAt")},
 	{Resource: "discussion-posts", Prepare: prepareNow("creationDate")},

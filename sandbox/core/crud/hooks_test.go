@@ -58,7 +58,7 @@ func TestHookTableChecked(t *testing.T) {
 		{"list defaults on a detail", Hook{Resource: "brands", Operation: "GetDetailOfBrand", ListDefaults: noDefaults}, "list defaults on a detail operation"},
 		{"operation field without operation", Hook{Resource: "stocks", ListDefaults: noDefaults}, "belong to an operation"},
 		{"resource field on an operation", Hook{Resource: "brands", Operation: "GetListofBrands", Prepare: noop}, "belong to the resource"},
-		{"prepare twice", Hook{Resource: "products", Prepare: noop}, "prepare is set twice"},
+		{"prepare twice", Hook{Resource: "brands", Prepare: noop}, "prepare is set twice"},
 		{"operation twice", Hook{Resource: "stocks", Operation: "GetListOfStocks", ListDefaults: noDefaults}, "hooked twice"},
 		{"by-parent without By", Hook{Resource: "brands", Operation: "GetDetailOfBrand", ByParent: "orders"}, "needs a Detail op with By"},
 		{"by-parent to no row", Hook{Resource: "proof-payments", Operation: "GetProofPaymentDetailByOrderCode", ByParent: "gadgets"}, `no registry row "gadgets"`},

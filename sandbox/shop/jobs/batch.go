@@ -21,6 +21,7 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/documents"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/orders"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/orders/rules"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/products"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/products/catalog"
 )
 
@@ -67,7 +68,7 @@ func (s *Service) Check() error {
 // gives none. They must stay in step with surface.Hooks (sandbox/app/surface),
 // which the app's engine gets: jobs sits below the app and cannot import it.
 func hooks() []crud.Hook {
-	return documents.Hooks()
+	return append(products.Hooks(), documents.Hooks()...)
 }
 
 // lineWriter is the single write a batch line goes through: the generic

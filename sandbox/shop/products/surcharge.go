@@ -1,8 +1,9 @@
 // Package products holds the product-area rules the generic table cannot
-// state, as pure functions the generic write path (sandbox/core/crud) calls:
-// the rules of a surcharge
-// parameter update, whose code follows its name and whose defaults depend
-// on the e-shop.
+// state. Hooks hands them to the generic write path (sandbox/core/crud):
+// how a product request maps onto the product record (variants, flags,
+// parameters, addresses), the filtering and surcharge parameters (whose
+// surcharge code follows its name and whose defaults depend on the
+// e-shop), the products a product links to, and its price rows.
 package products
 
 import (
