@@ -18,9 +18,11 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/registry"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/documents"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/documents/accounting"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/logistics"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/marketing"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/products"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/products/catalog"
 )
 
@@ -48,7 +50,7 @@ const TablePart = "table"
 // an action no part serves is left to the other modules (the app refuses
 // an action no module serves).
 func New(d Deps) (*Surface, error) {
-	e, err := crud.New(d.Registry, crud.Deps{Store: d.Store, Site: d.Site, IDs: d.IDs})
+	e, err := crud.New(d.Registry, crud.Deps{Store: d.Store, Site: d.Site, IDs: d.IDs, Hooks: Hooks()})
 	if err != nil {
 		return nil, err
 	}
@@ -68,6 +70,13 @@ func New(d Deps) (*Surface, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// Hooks are the shop areas' rules the generic handlers call (crud.Hook):
+// every engine the sandbox builds gets them (sandbox/shop/jobs lists the
+// same, as it cannot import this package).
+func Hooks() []crud.Hook {
+	return append(products.Hooks(), documents.Hooks()...)
 }
 
 // part is one package's share of the surface.

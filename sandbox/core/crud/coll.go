@@ -12,8 +12,6 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/registry"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/documents"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/products"
 )
 
 // Coll is a resource's records as one request sees them: a store
@@ -81,6 +79,9 @@ func parentVar(c *Ctx, names string) string {
 	}
 	return ""
 }
+
+// Elements are an embedded resource's records, in their parent's order.
+func (k *Coll) Elements() []any { return k.elements() }
 
 func (k *Coll) elements() []any {
 	arr, _ := k.Parent[k.Row.Parent.Field].([]any)
@@ -387,7 +388,7 @@ func (k *Coll) Flush() error {
 
 // NewID gives a new record its identifier: a request field named in
 // IDFrom (or the id field itself), the next code of a numbered
-// collection's one sequence, the next integer for integer ids, a GUID
+// collection's one sequence (its Number hook), the next integer for integer ids, a GUID
 // for GUID ids, a slug of SlugFrom, else the next number as a string.
 func (k *Coll) NewID(data map[string]any) (any, error) {
 	for _, f := range append(append([]string{}, k.Row.IDFrom...), k.Row.IDField) {
@@ -396,7 +397,7 @@ func (k *Coll) NewID(data map[string]any) (any, error) {
 		}
 	}
 	if k.Row.Numbered {
-		return documents.NextCode(k.c.Tx, k.c.R.Eshop, k.Row.Name, k.c.Tx.Now().Year())
+		return k.c.E.hooks.resource(k.Row.Name).Number(k.c, k) // New checked that every numbered row has one
 	}
 	idNode := k.c.E.recordNode(k.Row).Prop(k.Row.IDField)
 	switch {
@@ -407,8 +408,8 @@ func (k *Coll) NewID(data map[string]any) (any, error) {
 		return k.c.Gen.UUID(), nil
 	}
 	if k.Row.SlugFrom != "" {
-		if s, _ := data[k.Row.SlugFrom].(string); products.Slug(s) != "" {
-			return products.Slug(s), nil
+		if s, _ := data[k.Row.SlugFrom].(string); sandbox.Slug(s) != "" {
+			return sandbox.Slug(s), nil
 		}
 	}
 	n, err := k.nextNumber()

@@ -27,6 +27,9 @@ type Deps struct {
 	Store *store.Store
 	Site  *eshop.Site
 	IDs   *sandbox.IDs
+	// Hooks complete the table with the shop areas' rules (the app's
+	// surface.Hooks); crud adds its own (builtinHooks).
+	Hooks []Hook
 }
 
 // Engine serves the registry's generic behaviour.
@@ -41,13 +44,14 @@ type Engine struct {
 }
 
 // New builds an engine; it loads the schemas' shapes once and checks the
-// hook table against the registry (a hook for a row or operation the
-// table does not have fails here, naming it).
+// hooks (crud's own and d.Hooks) against the registry (a hook for a row
+// or operation the table does not have fails here, naming it, and so
+// does a row with downloads or numbering whose hook is missing).
 func New(reg *registry.Registry, d Deps) (*Engine, error) {
 	if err := shape.Load(); err != nil {
 		return nil, err
 	}
-	h, err := indexHooks(reg, hookTable)
+	h, err := indexHooks(reg, append(append([]Hook{}, builtinHooks...), d.Hooks...))
 	if err != nil {
 		return nil, err
 	}

@@ -30,9 +30,6 @@ type Ctx struct {
 	// prev is the record as it was before Apply merged the request into
 	// it, for Prepare hooks that keep parts of the old record.
 	prev map[string]any
-	// variantNamed are the variant codes the current product write names
-	// (its variant events concern only them).
-	variantNamed map[string]bool
 	// node, when set, is the schema the written record follows instead
 	// of the row's (a singleton of the shared settings collection).
 	node shape.Node

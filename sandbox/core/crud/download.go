@@ -1,20 +1,14 @@
 package crud
 
 import (
-	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/registry"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/documents"
 )
 
-// Media types of the downloads.
-const (
-	PDFType   = "application/pdf"
-	ISDOCType = "application/xml; charset=utf-8"
-)
-
+// download answers a record of the row as a file: the row's Download
+// hook draws it from the record as the client sees it.
 func (e *Engine) download(row *registry.Resource, op *registry.Op) api.HandlerFunc {
-	kind := e.hooks.resource(row.Name).Document // New checked that every download has one
+	draw := e.hooks.resource(row.Name).Download // New checked that every download has one
 	return func(r *api.Request) (any, error) {
 		var out *api.Raw
 		err := e.View(r, func(c *Ctx) error {
@@ -30,21 +24,8 @@ func (e *Engine) download(row *registry.Resource, op *registry.Op) api.HandlerFu
 			if err != nil {
 				return err
 			}
-			info, err := c.EshopInfo()
-			if err != nil {
-				return err
-			}
-			doc := documents.FromRecord(kind, shown, info)
-			if op.Format == "pdf" {
-				out = &api.Raw{ContentType: PDFType, Body: documents.PDF(doc)}
-				return nil
-			}
-			body, err := documents.ISDOC(doc)
-			if err != nil {
-				return sandbox.Invalid(doc.Code, "%s", err.Error())
-			}
-			out = &api.Raw{ContentType: ISDOCType, Body: body}
-			return nil
+			out, err = draw(c, shown, op.Format)
+			return err
 		})
 		if err != nil {
 			return nil, err

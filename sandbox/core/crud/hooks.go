@@ -3,8 +3,8 @@ package crud
 import (
 	"fmt"
 
+	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/registry"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/documents"
 )
 
 // Hook completes one registry row, or one operation of a row, with the
@@ -12,6 +12,11 @@ import (
 // empty; operation-level fields need it set. New checks every hook
 // against the registry, so a hook for a resource or operation the table
 // does not have, or of the wrong kind, stops the sandbox at start.
+//
+// crud's own hooks (builtinHooks) need nothing but the generic reads and
+// writes; the rules of a shop area come from that area's package through
+// Deps.Hooks (products.Hooks, documents.Hooks), so crud imports nothing
+// above it.
 type Hook struct {
 	Resource  string // registry row name
 	Operation string // an operation of the row, for the operation-level fields
@@ -19,7 +24,8 @@ type Hook struct {
 	// Resource level.
 	Prepare  Prepare                                // adjusts a record after request data was merged into it
 	Parent   func(c *Ctx, parent map[string]any)    // runs on the row's record before it is written back after its embedded records changed
-	Document documents.Kind                         // the document the row's downloads draw
+	Download Download                               // draws the document the row's downloads answer
+	Number   func(c *Ctx, k *Coll) (string, error)  // the next code of a numbered row (registry Numbered)
 	Deleted  func(c *Ctx, k *Coll, id string) error // runs after a record of the row was deleted, in the same write
 
 	// Operation level.
@@ -27,19 +33,20 @@ type Hook struct {
 	ByParent     string       // for a Detail looked up By a foreign id: the row that id belongs to
 }
 
-// hookTable is every hook of the generic handlers, one line per resource
-// or operation.
-var hookTable = []Hook{
-	{Resource: "products", Prepare: prepareProduct, Deleted: dropPrices},
-	{Resource: "pricelists/prices", Prepare: preparePrice},
+// Download draws a record of a row with downloads, as the client sees it
+// (rendered), as the file of the download's format (registry Op.Format:
+// "pdf" or "isdoc").
+type Download func(c *Ctx, shown map[string]any, format string) (*api.Raw, error)
+
+// builtinHooks are the hooks crud completes the table with itself, one
+// line per resource or operation; New adds Deps.Hooks to them.
+var builtinHooks = []Hook{
 	{Resource: "brands", Prepare: prepareBrand},
 	{Resource: "categories", Prepare: prepareURLNamed("name")},
 	{Resource: "parametric-categories", Prepare: prepareURLNamed("name")},
 	{Resource: "articles", Prepare: prepareURLNamed("title")},
 	{Resource: "article-sections", Prepare: prepareURLNamed("title")},
 	{Resource: "pages", Prepare: prepareURLNamed("title")},
-	{Resource: "filtering-parameters", Prepare: prepareParameter},
-	{Resource: "surcharge-parameters", Prepare: prepareSurcharge},
 	{Resource: "customers", Prepare: prepareCustomer},
 	{Resource: "customers/accounts", Prepare: prepareAccount},
 	{Resource: "customer-groups", Prepare: prepareCustomerGroup},
@@ -47,22 +54,9 @@ var hookTable = []Hook{
 	{Resource: "quantity-discounts", Prepare: prepareGroupCodes},
 	{Resource: "xy-discounts", Prepare: prepareGroupCodes},
 	{Resource: "product-reviews", Prepare: prepareProductReview},
-	{Resource: "products/alternative-products", Prepare: prepareProductLink},
-	{Resource: "products/related-products", Prepare: prepareProductLink},
-	{Resource: "products/gifts", Prepare: prepareGift},
-	{Resource: "products/set-items", Prepare: prepareSetItem},
-	{Resource: "products/related-files", Prepare: prepareRelatedFile},
-	{Resource: "credit-notes/items", Prepare: prepareDocumentItem},
 	{Resource: "shipping-methods", Prepare: prepareShippingMethod},
 	{Resource: "unsubscribed-emails", Prepare: prepareNow("unsubscribedAt")},
 	{Resource: "discussion-posts", Prepare: prepareNow("creationDate")},
-
-	// A credit note's totals follow its items.
-	{Resource: "credit-notes", Parent: documentTotals, Document: documents.CreditNote},
-	{Resource: "invoices", Document: documents.Invoice},
-	{Resource: "proforma-invoices", Document: documents.ProformaInvoice},
-	{Resource: "delivery-notes", Document: documents.DeliveryNote},
-	{Resource: "proof-payments", Document: documents.ProofPayment},
 
 	{Resource: "stocks", Operation: "GetListOfStocks", ListDefaults: stockDefaults},
 	{Resource: "availabilities", Operation: "GetListOfProductsAvailabilities", ListDefaults: availabilityDefaults},
@@ -99,7 +93,7 @@ func (h *hooks) operation(name string) *Hook {
 // each hook names a row (and an operation of that row for the
 // operation-level fields), sets only fields of its level, and no two
 // hooks complete the same field of one resource or operation. Every
-// downloadable row needs its document kind.
+// downloadable row needs its Download, every numbered row its Number.
 func indexHooks(reg *registry.Registry, table []Hook) (*hooks, error) {
 	h := &hooks{res: map[string]*Hook{}, op: map[string]*Hook{}}
 	for i := range table {
@@ -108,7 +102,7 @@ func indexHooks(reg *registry.Registry, table []Hook) (*hooks, error) {
 		if !ok {
 			return nil, fmt.Errorf("crud hook %d: no registry row %q", i, x.Resource)
 		}
-		resLevel := x.Prepare != nil || x.Parent != nil || x.Document != "" || x.Deleted != nil
+		resLevel := x.Prepare != nil || x.Parent != nil || x.Download != nil || x.Number != nil || x.Deleted != nil
 		opLevel := x.ListDefaults != nil || x.ByParent != ""
 		if x.Operation == "" {
 			if opLevel {
@@ -127,7 +121,7 @@ func indexHooks(reg *registry.Registry, table []Hook) (*hooks, error) {
 			return nil, fmt.Errorf("crud hook for %s: %s is not an operation of the row", x.Resource, x.Operation)
 		}
 		if resLevel {
-			return nil, fmt.Errorf("crud hook for %s %s: prepare, parent, document and delete hooks belong to the resource", x.Resource, x.Operation)
+			return nil, fmt.Errorf("crud hook for %s %s: prepare, parent, download, number and delete hooks belong to the resource", x.Resource, x.Operation)
 		}
 		if !opLevel {
 			return nil, fmt.Errorf("crud hook for %s %s sets nothing", x.Resource, x.Operation)
@@ -149,8 +143,11 @@ func indexHooks(reg *registry.Registry, table []Hook) (*hooks, error) {
 		h.op[x.Operation] = &x
 	}
 	for _, row := range reg.Resources() {
-		if row.Op(registry.Download) != nil && h.resource(row.Name).Document == "" {
-			return nil, fmt.Errorf("registry row %s has downloads but no document kind in the crud hook table", row.Name)
+		if row.Op(registry.Download) != nil && h.resource(row.Name).Download == nil {
+			return nil, fmt.Errorf("registry row %s has downloads but no download hook", row.Name)
+		}
+		if row.Numbered && h.resource(row.Name).Number == nil {
+			return nil, fmt.Errorf("registry row %s is numbered but has no number hook", row.Name)
 		}
 	}
 	return h, nil
@@ -181,14 +178,23 @@ func (h *hooks) addResource(reg *registry.Registry, row *registry.Resource, x Ho
 		}
 		cur.Parent = x.Parent
 	}
-	if x.Document != "" {
-		if cur.Document != "" {
-			return twice("document")
+	if x.Download != nil {
+		if cur.Download != nil {
+			return twice("download")
 		}
 		if row.Op(registry.Download) == nil {
-			return fmt.Errorf("crud hook for %s: a document kind on a row without downloads", row.Name)
+			return fmt.Errorf("crud hook for %s: a download hook on a row without downloads", row.Name)
 		}
-		cur.Document = x.Document
+		cur.Download = x.Download
+	}
+	if x.Number != nil {
+		if cur.Number != nil {
+			return twice("number")
+		}
+		if !row.Numbered {
+			return fmt.Errorf("crud hook for %s: a number hook on a row that is not numbered", row.Name)
+		}
+		cur.Number = x.Number
 	}
 	if x.Deleted != nil {
 		if cur.Deleted != nil {

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/products"
 )
 
 func str(v any) string { s, _ := v.(string); return s }
@@ -16,10 +15,10 @@ func str(v any) string { s, _ := v.(string); return s }
 func prepareURLNamed(nameField string) Prepare {
 	return func(c *Ctx, k *Coll, rec, orig map[string]any, create bool) error {
 		if str(rec["indexName"]) == "" && k.E().recordNode(k.Row).HasProp("indexName") {
-			rec["indexName"] = products.Slug(str(rec[nameField]))
+			rec["indexName"] = sandbox.Slug(str(rec[nameField]))
 		}
 		if str(rec["url"]) == "" && k.E().recordNode(k.Row).HasProp("url") {
-			rec["url"] = "{eshop_url}/" + products.Slug(str(rec[nameField])) + "/"
+			rec["url"] = "{eshop_url}/" + sandbox.Slug(str(rec[nameField])) + "/"
 		}
 		if p := str(rec["parentGuid"]); p != "" && k.Row.Name == "categories" {
 			if _, _, err := k.Find(p); err != nil {
@@ -46,90 +45,6 @@ func prepareBrand(c *Ctx, k *Coll, rec, orig map[string]any, create bool) error 
 		rec["indexName"] = idString(rec["code"])
 	}
 	return nil
-}
-
-// prepareParameter turns the request's googleMapping string into the
-// answer's {value, description} and gives new values their ids.
-func prepareParameter(c *Ctx, k *Coll, rec, orig map[string]any, create bool) error {
-	if v, ok := orig["googleMapping"]; ok {
-		if s, _ := v.(string); s != "" {
-			rec["googleMapping"] = map[string]any{"value": s, "description": nil}
-		} else {
-			rec["googleMapping"] = nil
-		}
-	}
-	if vals, ok := rec["values"].([]any); ok && create {
-		for i, v := range vals {
-			m, _ := v.(map[string]any)
-			if m == nil {
-				continue
-			}
-			if k.Row.Name == "surcharge-parameters" && m["description"] == nil {
-				m["description"] = m["name"]
-			}
-			if str(m["valueIndex"]) == "" {
-				label := str(m["name"])
-				if label == "" {
-					label = str(m["description"])
-				}
-				m["valueIndex"] = products.Slug(label)
-			}
-			if m["priority"] == nil {
-				m["priority"] = json.Number(strconv.Itoa(i + 1))
-			}
-			if m["id"] == nil {
-				n, err := c.nextValueID(k)
-				if err != nil {
-					return err
-				}
-				m["id"] = n
-			}
-		}
-	}
-	return nil
-}
-
-// prepareSurcharge is prepareParameter plus the surcharge parameter
-// rules of the spec's table (products.ApplySurchargeUpdate), on create
-// and update alike: a create names the parameter; the defaults (required
-// false, includingVat true, the e-shop's currency) hold when a field is
-// absent or null; a new name renames the code; the currency must be the
-// e-shop's. With a language, the texts and the code went into the
-// translation, where they follow the same text rules
-// (products.CheckSurchargeTexts), and only the other fields follow the
-// rest.
-func prepareSurcharge(c *Ctx, k *Coll, rec, orig map[string]any, create bool) error {
-	if err := prepareParameter(c, k, rec, orig, create); err != nil {
-		return err
-	}
-	if _, named := orig["name"]; create && !named {
-		// The code is made from the name; a parameter without one would
-		// be stored with an empty name and a made-up code.
-		return sandbox.Invalid("name", "Field name is required: a surcharge parameter's code is made from it.")
-	}
-	data := orig
-	if c.Esh.Language != "" && !create {
-		texts := map[string]any{}
-		data = map[string]any{}
-		for f, v := range orig {
-			if k.Row.LangField(f) || f == k.Row.IDField {
-				texts[f] = v
-			} else {
-				data[f] = v
-			}
-		}
-		if err := products.CheckSurchargeTexts(texts); err != nil {
-			return err
-		}
-	}
-	_, err := products.ApplySurchargeUpdate(rec, data, c.Esh.Meta)
-	return err
-}
-
-// nextValueID numbers a parameter's values across the e-shop.
-func (c *Ctx) nextValueID(k *Coll) (json.Number, error) {
-	n, err := k.NextNumber("values.#.id")
-	return json.Number(strconv.FormatInt(n, 10)), err
 }
 
 func prepareCustomer(c *Ctx, k *Coll, rec, orig map[string]any, create bool) error {
@@ -168,7 +83,7 @@ func prepareAccount(c *Ctx, k *Coll, rec, orig map[string]any, create bool) erro
 
 func prepareCustomerGroup(c *Ctx, k *Coll, rec, orig map[string]any, create bool) error {
 	if create && str(rec["customerGroupCode"]) == "" {
-		rec["customerGroupCode"] = strings.ToUpper(strings.ReplaceAll(products.Slug(str(rec["name"])), "-", "_"))
+		rec["customerGroupCode"] = strings.ToUpper(strings.ReplaceAll(sandbox.Slug(str(rec["name"])), "-", "_"))
 	}
 	return nil
 }
@@ -248,83 +163,6 @@ func prepareProductReview(c *Ctx, k *Coll, rec, orig map[string]any, create bool
 		if rec["visible"] == nil {
 			rec["visible"] = true
 		}
-	}
-	return nil
-}
-
-// prepareProductLink checks that an alternative or related product
-// exists and is not the product itself, and numbers it after the others.
-func prepareProductLink(c *Ctx, k *Coll, rec, orig map[string]any, create bool) error {
-	g := idString(rec["guid"])
-	if g == k.ParentID {
-		return sandbox.Invalid("data.guid", "A product cannot be linked to itself.")
-	}
-	pk, err := c.Coll(c.Row("products"))
-	if err != nil {
-		return err
-	}
-	_, p, err := pk.Find(g)
-	if err != nil {
-		return sandbox.NotFound("data.guid", "Field guid: product %q does not exist in this e-shop.", g)
-	}
-	if rec["visibility"] == nil {
-		rec["visibility"] = p["visibility"]
-	}
-	if rec["linkType"] == nil {
-		rec["linkType"] = "unidirectional"
-	}
-	if rec["priority"] == nil {
-		rec["priority"] = json.Number(strconv.Itoa(len(k.elements()) + 1))
-	}
-	return nil
-}
-
-// variantOwner finds the product holding a variant code.
-func (c *Ctx) variantOwner(code, field string) (map[string]any, error) {
-	pk, err := c.Coll(c.Row("products"))
-	if err != nil {
-		return nil, err
-	}
-	recs, err := pk.All(func(doc []byte) bool { return fieldEquals(doc, "variants.#.code", code) })
-	if err != nil {
-		return nil, err
-	}
-	if len(recs) == 0 {
-		return nil, sandbox.NotFound(field, "Field %s: no product variant has code %q in this e-shop.", field, code)
-	}
-	return recs[0], nil
-}
-
-func prepareGift(c *Ctx, k *Coll, rec, orig map[string]any, create bool) error {
-	if _, err := c.variantOwner(idString(rec["code"]), "data.giftCode"); err != nil {
-		return err
-	}
-	if rec["priority"] == nil {
-		rec["priority"] = json.Number(strconv.Itoa(len(k.elements()) + 1))
-	}
-	return nil
-}
-
-func prepareSetItem(c *Ctx, k *Coll, rec, orig map[string]any, create bool) error {
-	p, err := c.variantOwner(idString(rec["code"]), "data.code")
-	if err != nil {
-		return err
-	}
-	rec["guid"] = p["guid"]
-	if rec["amount"] == nil {
-		rec["amount"] = "1.000"
-	}
-	return nil
-}
-
-func prepareRelatedFile(c *Ctx, k *Coll, rec, orig map[string]any, create bool) error {
-	if name := str(orig["sourceFileName"]); name != "" {
-		rec["url"] = "{eshop_url}/user/related_files/" + name
-	}
-	if d := str(orig["description"]); d != "" {
-		rec["name"] = d
-	} else if rec["name"] == nil {
-		rec["name"] = orig["sourceFileName"]
 	}
 	return nil
 }

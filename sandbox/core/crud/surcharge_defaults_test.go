@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/products"
+	"github.com/eshop-sandbox/sandbox/sandbox"
 )
 
 // TestSurchargeCreateDefaults: every default of the spec's surcharge
@@ -19,7 +19,7 @@ func TestSurchargeCreateDefaults(t *testing.T) {
 		field string
 		want  func(name string) string // JSON of the value for a parameter of that name
 	}{
-		{"code", func(name string) string { return `"` + products.Slug(name) + `"` }},
+		{"code", func(name string) string { return `"` + sandbox.Slug(name) + `"` }},
 		{"currency", func(string) string { return `"` + currency + `"` }},
 		{"required", func(string) string { return `false` }},
 		{"includingVat", func(string) string { return `true` }},

@@ -52,7 +52,7 @@ func TestWriter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := New(reg, Deps{Store: st})
+	e, err := New(reg, Deps{Store: st, Hooks: stubHooks(reg)})
 	if err != nil {
 		t.Fatal(err)
 	}

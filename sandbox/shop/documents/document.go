@@ -5,7 +5,8 @@
 // built from the same Doc, which is read from a stored record in the
 // reference's detail shape, so the files always agree with the JSON. It
 // also numbers them: one code sequence per kind (NextCode), whoever
-// issues the document.
+// issues the document. Hooks hands both, and the pricing of a credit
+// note's items, to the generic handlers (sandbox/core/crud).
 package documents
 
 import (

@@ -18,8 +18,10 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/core/crud"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/registry"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/documents"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/orders"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/orders/rules"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/products"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/products/catalog"
 )
 
@@ -46,7 +48,7 @@ func (s *Service) batchOf(operation string) (*registry.Resource, *registry.Op, b
 func (s *Service) Check() error {
 	s.engine = s.Engine
 	if s.engine == nil {
-		e, err := crud.New(s.Registry, crud.Deps{Store: s.Store, Site: s.Site, IDs: s.IDs})
+		e, err := crud.New(s.Registry, crud.Deps{Store: s.Store, Site: s.Site, IDs: s.IDs, Hooks: hooks()})
 		if err != nil {
 			return err
 		}
@@ -60,6 +62,13 @@ func (s *Service) Check() error {
 		}
 	}
 	return nil
+}
+
+// hooks are the shop areas' rules of the engine Check builds when the app
+// gives none. They must stay in step with surface.Hooks (sandbox/app/surface),
+// which the app's engine gets: jobs sits below the app and cannot import it.
+func hooks() []crud.Hook {
+	return append(products.Hooks(), documents.Hooks()...)
 }
 
 // lineWriter is the single write a batch line goes through: the generic

@@ -18,7 +18,6 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/core/crud"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/files"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/products"
 )
 
 // checkUploads validates POST /api/system/files: a list of files, each
@@ -212,7 +211,7 @@ var imageNumberRe = regexp.MustCompile(`^([0-9]+)_`)
 // the seoName is the product's URL slug and the image's position
 // ("stan-alpine-2-4.png"), as the fixtures name theirs.
 func newImageNames(c *crud.Ctx, rec map[string]any, list []any, sourceURL, kind string) (name, seo string, err error) {
-	base := products.Slug(strings.TrimSuffix(path.Base(sourceURL), path.Ext(sourceURL)))
+	base := sandbox.Slug(strings.TrimSuffix(path.Base(sourceURL), path.Ext(sourceURL)))
 	if base == "" || strings.HasPrefix(sourceURL, "data:") {
 		base = "image"
 	}
@@ -237,11 +236,11 @@ func newImageNames(c *crud.Ctx, rec map[string]any, list []any, sourceURL, kind 
 	url, _ := rec["url"].(string)
 	slug := ""
 	if p := strings.Trim(strings.TrimPrefix(url, "{eshop_url}"), "/"); p != "" {
-		slug = products.Slug(path.Base(p)) // the product's own segment of its address
+		slug = sandbox.Slug(path.Base(p)) // the product's own segment of its address
 	}
 	if slug == "" {
 		name, _ := rec["name"].(string)
-		slug = products.Slug(name)
+		slug = sandbox.Slug(name)
 	}
 	if slug == "" {
 		slug = "image"

@@ -1,8 +1,9 @@
 // Package products holds the product-area rules the generic table cannot
-// state, as pure functions the generic write path (sandbox/core/crud) calls:
-// URL-friendly codes made from names, and the rules of a surcharge
-// parameter update, whose code follows its name and whose defaults depend
-// on the e-shop.
+// state. Hooks hands them to the generic write path (sandbox/core/crud):
+// how a product request maps onto the product record (variants, flags,
+// parameters, addresses), the filtering and surcharge parameters (whose
+// surcharge code follows its name and whose defaults depend on the
+// e-shop), the products a product links to, and its price rows.
 package products
 
 import (
@@ -37,7 +38,7 @@ func ApplySurchargeUpdate(rec, data map[string]any, meta *eshop.Meta) (string, e
 	if v, ok := data["code"]; ok && v != nil {
 		code = v.(string)
 	} else if _, named := data["name"]; named {
-		code = Slug(rec["name"].(string))
+		code = sandbox.Slug(rec["name"].(string))
 		if code == "" {
 			return "", sandbox.Invalid("name", "Field name %q gives no URL-friendly code; send code explicitly.", rec["name"])
 		}
@@ -92,8 +93,8 @@ func CheckSurchargeTexts(data map[string]any) error {
 		}
 	}
 	if v, ok := data["code"]; ok && v != nil {
-		if c, _ := v.(string); !ValidCode(c) {
-			return sandbox.Invalid("code", "Field code %q is not URL-friendly: use lower-case letters, digits and dashes (e.g. %q).", c, Slug(c))
+		if c, _ := v.(string); !sandbox.ValidCode(c) {
+			return sandbox.Invalid("code", "Field code %q is not URL-friendly: use lower-case letters, digits and dashes (e.g. %q).", c, sandbox.Slug(c))
 		}
 	}
 	return nil

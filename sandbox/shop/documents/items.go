@@ -1,15 +1,16 @@
-package crud
+package documents
 
 import (
 	"github.com/shopspring/decimal"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/crud"
 )
 
-// prepareDocumentItem prices a document item from the request's unit
+// prepareItem prices a document item from the request's unit
 // price: price is with VAT unless includingVat is false, priceRatio
 // multiplies it, amount counts it; every sum keeps 2 decimal places.
-func prepareDocumentItem(c *Ctx, k *Coll, rec, orig map[string]any, create bool) error {
+func prepareItem(c *crud.Ctx, k *crud.Coll, rec, orig map[string]any, create bool) error {
 	if create {
 		for key, def := range map[string]any{"itemType": "product", "amount": "1.000", "priceRatio": "1.0000"} {
 			if rec[key] == nil {
@@ -24,7 +25,7 @@ func prepareDocumentItem(c *Ctx, k *Coll, rec, orig map[string]any, create bool)
 		return nil
 	}
 	unit, _ := rec["unitPrice"].(map[string]any)
-	rate := decOr(str(orig["vatRate"]), decOr(str(unit["vatRate"]), decimal.NewFromInt(21)))
+	rate := decOr(text(orig["vatRate"]), decOr(text(unit["vatRate"]), decimal.NewFromInt(21)))
 	incl := true
 	if b, ok := orig["includingVat"].(bool); ok {
 		incl = b
@@ -32,17 +33,17 @@ func prepareDocumentItem(c *Ctx, k *Coll, rec, orig map[string]any, create bool)
 	var with, without decimal.Decimal
 	switch {
 	case hasPrice:
-		p, err := sandbox.ParseDecimal(str(orig["price"]))
+		p, err := sandbox.ParseDecimal(text(orig["price"]))
 		if err != nil {
 			return sandbox.Invalid("data.price", "Field data.price: %v.", err)
 		}
 		with, without = split(p, rate, incl)
 	default:
-		with = decOr(str(unit["withVat"]), decimal.Zero)
+		with = decOr(text(unit["withVat"]), decimal.Zero)
 		without = with.Div(decimal.NewFromInt(1).Add(rate.Div(decimal.NewFromInt(100)))).Round(2)
 	}
-	amount := decOr(str(rec["amount"]), decimal.NewFromInt(1))
-	ratio := decOr(str(rec["priceRatio"]), decimal.NewFromInt(1))
+	amount := decOr(text(rec["amount"]), decimal.NewFromInt(1))
+	ratio := decOr(text(rec["priceRatio"]), decimal.NewFromInt(1))
 	rs := rate.StringFixed(2)
 	rec["unitPrice"] = priceObj(with, without, rs)
 	tw := with.Mul(amount).Mul(ratio).Round(2)
@@ -73,15 +74,15 @@ func decOr(s string, def decimal.Decimal) decimal.Decimal {
 	return def
 }
 
-// documentTotals sums a document's items into its price.
-func documentTotals(c *Ctx, doc map[string]any) {
+// totals sums a document's items into its price.
+func totals(c *crud.Ctx, doc map[string]any) {
 	items, _ := doc["items"].([]any)
 	var with, without decimal.Decimal
 	for _, it := range items {
 		m, _ := it.(map[string]any)
 		ip, _ := m["itemPrice"].(map[string]any)
-		with = with.Add(decOr(str(ip["withVat"]), decimal.Zero))
-		without = without.Add(decOr(str(ip["withoutVat"]), decimal.Zero))
+		with = with.Add(decOr(text(ip["withVat"]), decimal.Zero))
+		without = without.Add(decOr(text(ip["withoutVat"]), decimal.Zero))
 	}
 	price, _ := doc["price"].(map[string]any)
 	if price == nil {
@@ -93,3 +94,7 @@ func documentTotals(c *Ctx, doc map[string]any) {
 	price["vat"] = with.Sub(without).StringFixed(2)
 	price["toPay"] = with.StringFixed(2)
 }
+
+// text is a request or record field that holds a string, else "" (a
+// number sent for a price is not read as one).
+func text(v any) string { s, _ := v.(string); return s }

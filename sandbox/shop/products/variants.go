@@ -1,9 +1,10 @@
-package crud
+package products
 
 import (
 	"strconv"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/crud"
 )
 
 // variantField maps one field of a product request's variant onto the
@@ -12,30 +13,30 @@ import (
 // consumptionTaxId and recyclingFeeId become the tax and fee objects,
 // measureUnit gets the units' names, stocksLocations become the
 // variant's amounts per stock. ok is false for any other field.
-func (c *Ctx) variantField(v map[string]any, key string, val any, field, product string) (bool, error) {
+func variantField(c *crud.Ctx, v map[string]any, key string, val any, field, product string) (bool, error) {
 	switch key {
 	case "consumptionTaxId":
-		tax, err := c.refRecord("consumption-taxes", val, field+"."+key, "consumption tax")
+		tax, err := refRecord(c, "consumption-taxes", val, field+"."+key, "consumption tax")
 		if err != nil || tax == nil {
 			v["consumptionTax"] = nil
 			return true, err
 		}
 		v["consumptionTax"] = map[string]any{"id": tax["id"], "name": tax["name"], "price": tax["price"], "currency": tax["currency"]}
 	case "recyclingFeeId":
-		fee, err := c.refRecord("recycling-fee-categories", val, field+"."+key, "recycling fee category")
+		fee, err := refRecord(c, "recycling-fee-categories", val, field+"."+key, "recycling fee category")
 		if err != nil || fee == nil {
 			v["recyclingFee"] = nil
 			return true, err
 		}
 		v["recyclingFee"] = map[string]any{"id": fee["id"], "category": fee["category"], "fee": fee["fee"], "currency": fee["currency"], "unit": fee["unit"]}
 	case "measureUnit":
-		mu, err := c.measureUnit(val, field+".measureUnit")
+		mu, err := measureUnit(c, val, field+".measureUnit")
 		if err != nil {
 			return true, err
 		}
 		v["measureUnit"] = mu
 	case "stocksLocations":
-		return true, c.stocksLocations(v, val, field+".stocksLocations", product)
+		return true, stocksLocations(c, v, val, field+".stocksLocations", product)
 	default:
 		return false, nil
 	}
@@ -44,7 +45,7 @@ func (c *Ctx) variantField(v map[string]any, key string, val any, field, product
 
 // refRecord finds the record an id of a request names (nil for a null
 // id); an unknown id answers 404 naming the field.
-func (c *Ctx) refRecord(resource string, id any, field, what string) (map[string]any, error) {
+func refRecord(c *crud.Ctx, resource string, id any, field, what string) (map[string]any, error) {
 	if id == nil {
 		return nil, nil
 	}
@@ -52,30 +53,30 @@ func (c *Ctx) refRecord(resource string, id any, field, what string) (map[string
 	if err != nil {
 		return nil, err
 	}
-	_, rec, err := k.Find(idString(id))
+	_, rec, err := k.Find(crud.IDString(id))
 	if err != nil {
-		return nil, sandbox.NotFound(field, "Field %s: %s %s does not exist in this e-shop.", field, what, idString(id))
+		return nil, sandbox.NotFound(field, "Field %s: %s %s does not exist in this e-shop.", field, what, crud.IDString(id))
 	}
 	return rec, nil
 }
 
 // measureUnit is a variant's measure and packaging as the answer shows
 // them: the amounts, the unit ids and their names.
-func (c *Ctx) measureUnit(val any, field string) (any, error) {
+func measureUnit(c *crud.Ctx, val any, field string) (any, error) {
 	req, ok := val.(map[string]any)
 	if !ok {
 		return nil, nil
 	}
 	out := map[string]any{"measureAmount": req["measureAmount"], "measureUnitId": req["measureUnitId"], "measureUnitName": nil,
 		"packagingAmount": req["packagingAmount"], "packagingUnitId": req["packagingUnitId"], "packagingUnitName": nil, "measurePrice": nil}
-	mu, err := c.refRecord("measure-units", req["measureUnitId"], field+".measureUnitId", "measure unit")
+	mu, err := refRecord(c, "measure-units", req["measureUnitId"], field+".measureUnitId", "measure unit")
 	if err != nil {
 		return nil, err
 	}
 	if mu != nil {
 		out["measureUnitName"] = mu["unitName"]
 	}
-	pu, err := c.refRecord("units", req["packagingUnitId"], field+".packagingUnitId", "unit")
+	pu, err := refRecord(c, "units", req["packagingUnitId"], field+".packagingUnitId", "unit")
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +89,7 @@ func (c *Ctx) measureUnit(val any, field string) (any, error) {
 // stocksLocations records where the variant lies in each stock named
 // (and, on create, how much of it is there): the variant's amount per
 // stock, kept equal to the stock's own supply of the code.
-func (c *Ctx) stocksLocations(v map[string]any, val any, field, product string) error {
+func stocksLocations(c *crud.Ctx, v map[string]any, val any, field, product string) error {
 	list, _ := val.([]any)
 	per := asList(v["perStockAmounts"])
 	stocks, err := c.CollOf("stocks")
@@ -98,13 +99,13 @@ func (c *Ctx) stocksLocations(v map[string]any, val any, field, product string) 
 	for i, e := range list {
 		req, _ := e.(map[string]any)
 		at := field + "[" + strconv.Itoa(i) + "]"
-		sid, stock, err := stocks.Find(idString(req["stockId"]))
+		sid, stock, err := stocks.Find(crud.IDString(req["stockId"]))
 		if err != nil {
-			return sandbox.NotFound(at+".stockId", "Field %s.stockId: stock %s does not exist in this e-shop.", at, idString(req["stockId"]))
+			return sandbox.NotFound(at+".stockId", "Field %s.stockId: stock %s does not exist in this e-shop.", at, crud.IDString(req["stockId"]))
 		}
 		var entry map[string]any
 		for _, p := range per {
-			if m, ok := p.(map[string]any); ok && idString(m["stockId"]) == sid {
+			if m, ok := p.(map[string]any); ok && crud.IDString(m["stockId"]) == sid {
 				entry = m
 			}
 		}
@@ -116,7 +117,7 @@ func (c *Ctx) stocksLocations(v map[string]any, val any, field, product string) 
 		if a, ok := req["amount"]; ok && a != nil {
 			entry["amount"], entry["lastAmountUpdate"] = a, c.Now()
 		}
-		if err := c.supply(stocks, sid, stock, v, entry, product); err != nil {
+		if err := supply(c, stocks, sid, stock, v, entry, product); err != nil {
 			return err
 		}
 	}
@@ -126,12 +127,12 @@ func (c *Ctx) stocksLocations(v map[string]any, val any, field, product string) 
 
 // supply writes a variant's amount and location in a stock into the
 // stock's supplies, which GET /api/stocks/{stockId}/supplies lists.
-func (c *Ctx) supply(stocks *Coll, sid string, stock, v, entry map[string]any, product string) error {
-	code := idString(v["code"])
+func supply(c *crud.Ctx, stocks *crud.Coll, sid string, stock, v, entry map[string]any, product string) error {
+	code := crud.IDString(v["code"])
 	sup := asList(stock["_supplies"])
 	var s map[string]any
 	for _, x := range sup {
-		if m, ok := x.(map[string]any); ok && idString(m["code"]) == code {
+		if m, ok := x.(map[string]any); ok && crud.IDString(m["code"]) == code {
 			s = m
 		}
 	}
@@ -141,5 +142,5 @@ func (c *Ctx) supply(stocks *Coll, sid string, stock, v, entry map[string]any, p
 	}
 	s["amount"], s["location"], s["changeTime"] = entry["amount"], entry["location"], c.Now()
 	stock["_supplies"] = sup
-	return stocks.Save(sid, stock, Synced)
+	return stocks.Save(sid, stock, crud.Synced)
 }

@@ -1,11 +1,11 @@
-package crud
+package products
 
 import (
 	"encoding/json"
 	"strconv"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
-	"github.com/eshop-sandbox/sandbox/sandbox/shop/products"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/crud"
 )
 
 // prepareProduct maps a product request onto the product record: the
@@ -14,7 +14,7 @@ import (
 // additions and removals), filtering and surcharge parameters named by
 // code, the index name and URL from the name, and the default category
 // from the categories.
-func prepareProduct(c *Ctx, k *Coll, rec, orig map[string]any, create bool) error {
+func prepareProduct(c *crud.Ctx, k *crud.Coll, rec, orig map[string]any, create bool) error {
 	if create {
 		if rec["type"] == nil {
 			rec["type"] = "product"
@@ -24,7 +24,7 @@ func prepareProduct(c *Ctx, k *Coll, rec, orig map[string]any, create bool) erro
 		}
 	}
 	if str(rec["indexName"]) == "" {
-		rec["indexName"] = products.Slug(str(rec["name"]))
+		rec["indexName"] = sandbox.Slug(str(rec["name"]))
 	}
 	if str(rec["url"]) == "" {
 		rec["url"] = "{eshop_url}/" + str(rec["indexName"]) + "/"
@@ -38,20 +38,20 @@ func prepareProduct(c *Ctx, k *Coll, rec, orig map[string]any, create bool) erro
 		}
 	}
 	if v, ok := orig["variants"].([]any); ok {
-		vars, err := c.productVariants(k, rec, v)
+		vars, err := productVariants(c, k, rec, v)
 		if err != nil {
 			return err
 		}
 		rec["variants"] = vars
 		// The request's variants are the last ones (the others are kept).
-		c.variantNamed = map[string]bool{}
+		named := map[string]bool{}
 		for _, x := range vars[len(vars)-len(v):] {
-			c.variantNamed[idString(x.(map[string]any)["code"])] = true
+			named[crud.IDString(x.(map[string]any)["code"])] = true
 		}
-		c.variantEvents(vars)
+		variantEvents(c, vars, named)
 	}
 	if f, ok := orig["flags"].([]any); ok {
-		out, err := c.codeList("flags", "data.flags", f, func(req, found map[string]any) map[string]any {
+		out, err := codeList(c, "flags", "data.flags", f, func(req, found map[string]any) map[string]any {
 			return map[string]any{"code": found["code"], "title": found["title"], "dateFrom": req["dateFrom"], "dateTo": req["dateTo"]}
 		})
 		if err != nil {
@@ -60,7 +60,7 @@ func prepareProduct(c *Ctx, k *Coll, rec, orig map[string]any, create bool) erro
 		rec["flags"] = out
 	}
 	if fm, ok := orig["flagsManagement"].([]any); ok {
-		out, err := c.manageFlags(asList(rec["flags"]), fm)
+		out, err := manageFlags(c, asList(rec["flags"]), fm)
 		if err != nil {
 			return err
 		}
@@ -72,7 +72,7 @@ func prepareProduct(c *Ctx, k *Coll, rec, orig map[string]any, create bool) erro
 		if !ok {
 			continue
 		}
-		out, err := c.codeList(p.res, "data."+p.field, list, pickValues)
+		out, err := codeList(c, p.res, "data."+p.field, list, pickValues)
 		if err != nil {
 			return err
 		}
@@ -85,7 +85,7 @@ func prepareProduct(c *Ctx, k *Coll, rec, orig map[string]any, create bool) erro
 // (by valueIndex); no list keeps them all. A surcharge value named as an
 // object may set its price and visibility for this product.
 func pickValues(req, found map[string]any) map[string]any {
-	out := clone(found).(map[string]any)
+	out := crud.Clone(found).(map[string]any)
 	delete(out, "id")
 	names, ok := req["values"].([]any)
 	if !ok {
@@ -97,7 +97,7 @@ func pickValues(req, found map[string]any) map[string]any {
 		if isObj {
 			n = m["valueIndex"]
 		}
-		want[idString(n)] = m
+		want[crud.IDString(n)] = m
 	}
 	all, _ := out["values"].([]any)
 	var keep []any
@@ -106,7 +106,7 @@ func pickValues(req, found map[string]any) map[string]any {
 		if !ok {
 			continue
 		}
-		named, ok := want[idString(m["valueIndex"])]
+		named, ok := want[crud.IDString(m["valueIndex"])]
 		if !ok {
 			continue
 		}
@@ -137,7 +137,7 @@ func negativeStock(v any) any {
 }
 
 // codeList resolves a list of {code, ...} entries against a resource.
-func (c *Ctx) codeList(res, field string, list []any, build func(req, found map[string]any) map[string]any) ([]any, error) {
+func codeList(c *crud.Ctx, res, field string, list []any, build func(req, found map[string]any) map[string]any) ([]any, error) {
 	k, err := c.Coll(c.Row(res))
 	if err != nil {
 		return nil, err
@@ -145,10 +145,10 @@ func (c *Ctx) codeList(res, field string, list []any, build func(req, found map[
 	out := make([]any, 0, len(list))
 	for i, e := range list {
 		m, _ := e.(map[string]any)
-		code := idString(m["code"])
+		code := crud.IDString(m["code"])
 		_, found, err := k.Find(code)
 		if err != nil {
-			return nil, sandbox.NotFound(field+"["+strconv.Itoa(i)+"]", "Field %s[%d]: %s %q does not exist in this e-shop.", field, i, lowerFirst(singular(res)), code)
+			return nil, sandbox.NotFound(field+"["+strconv.Itoa(i)+"]", "Field %s[%d]: %s %q does not exist in this e-shop.", field, i, lowerFirst(crud.Singular(res)), code)
 		}
 		shown, err := c.Render(found)
 		if err != nil {
@@ -163,12 +163,12 @@ func (c *Ctx) codeList(res, field string, list []any, build func(req, found map[
 // variant with a code the product has is merged into it, a new code is
 // added, and (a PATCH being a merge) variants the request does not name
 // stay; a variant leaves only through DELETE /api/products/code/{code}.
-func (c *Ctx) productVariants(k *Coll, rec map[string]any, list []any) ([]any, error) {
+func productVariants(c *crud.Ctx, k *crud.Coll, rec map[string]any, list []any) ([]any, error) {
 	old := map[string]map[string]any{}
 	if prev, ok := c.Prev()["variants"].([]any); ok {
 		for _, v := range prev {
 			if m, ok := v.(map[string]any); ok {
-				old[idString(m["code"])] = m
+				old[crud.IDString(m["code"])] = m
 			}
 		}
 	}
@@ -189,7 +189,7 @@ func (c *Ctx) productVariants(k *Coll, rec map[string]any, list []any) ([]any, e
 		}
 	}
 	for _, v := range asList(c.Prev()["variants"]) {
-		if m, ok := v.(map[string]any); ok && !named[idString(m["code"])] {
+		if m, ok := v.(map[string]any); ok && !named[crud.IDString(m["code"])] {
 			out = append(out, m)
 		}
 	}
@@ -208,8 +208,8 @@ func (c *Ctx) productVariants(k *Coll, rec map[string]any, list []any) ([]any, e
 			return nil, sandbox.Conflict(field+".code", "Variant code %q appears twice in the request.", code)
 		}
 		seen[code] = true
-		if owner, err := c.variantOwner(code, field+".code"); err == nil && idString(owner["guid"]) != idString(rec["guid"]) {
-			return nil, sandbox.Conflict(field+".code", "Variant code %q is already used by product %s.", code, idString(owner["guid"]))
+		if owner, err := variantOwner(c, code, field+".code"); err == nil && crud.IDString(owner["guid"]) != crud.IDString(rec["guid"]) {
+			return nil, sandbox.Conflict(field+".code", "Variant code %q is already used by product %s.", code, crud.IDString(owner["guid"]))
 		}
 		v := map[string]any{}
 		if o := old[code]; o != nil {
@@ -217,7 +217,7 @@ func (c *Ctx) productVariants(k *Coll, rec map[string]any, list []any) ([]any, e
 		}
 		v["code"] = code
 		for key, val := range req {
-			if done, err := c.variantField(v, key, val, field, idString(rec["guid"])); done || err != nil {
+			if done, err := variantField(c, v, key, val, field, crud.IDString(rec["guid"])); done || err != nil {
 				if err != nil {
 					return nil, err
 				}
@@ -233,9 +233,9 @@ func (c *Ctx) productVariants(k *Coll, rec map[string]any, list []any) ([]any, e
 					v[into] = nil
 					continue
 				}
-				_, a, err := avail.Find(idString(val))
+				_, a, err := avail.Find(crud.IDString(val))
 				if err != nil {
-					return nil, sandbox.NotFound(field+"."+key, "Field %s.%s: availability %s does not exist in this e-shop.", field, key, idString(val))
+					return nil, sandbox.NotFound(field+"."+key, "Field %s.%s: availability %s does not exist in this e-shop.", field, key, crud.IDString(val))
 				}
 				v[into] = map[string]any{"id": a["id"], "name": a["name"]}
 			case "negativeStockAllowed":
@@ -245,9 +245,9 @@ func (c *Ctx) productVariants(k *Coll, rec map[string]any, list []any) ([]any, e
 					v["unit"] = nil
 					continue
 				}
-				_, u, err := units.Find(idString(val))
+				_, u, err := units.Find(crud.IDString(val))
 				if err != nil {
-					return nil, sandbox.NotFound(field+".unitId", "Field %s.unitId: unit %s does not exist in this e-shop.", field, idString(val))
+					return nil, sandbox.NotFound(field+".unitId", "Field %s.unitId: unit %s does not exist in this e-shop.", field, crud.IDString(val))
 				}
 				v["unit"] = u["name"]
 			default:
@@ -281,18 +281,19 @@ func (c *Ctx) productVariants(k *Coll, rec map[string]any, list []any) ([]any, e
 // variantEvents emits the beta productVariant events of a variants write
 // (spec, Events: the identifier is the variant code): create for a new
 // code, update for a code the product had, delete for a code it lost.
-func (c *Ctx) variantEvents(vars []any) {
+// Creates and updates concern only the codes the request named.
+func variantEvents(c *crud.Ctx, vars []any, named map[string]bool) {
 	before := map[string]bool{}
 	for _, v := range asList(c.Prev()["variants"]) {
 		if m, ok := v.(map[string]any); ok {
-			before[idString(m["code"])] = true
+			before[crud.IDString(m["code"])] = true
 		}
 	}
 	now := map[string]bool{}
 	for _, v := range vars {
-		code := idString(v.(map[string]any)["code"])
+		code := crud.IDString(v.(map[string]any)["code"])
 		now[code] = true
-		if !c.variantNamed[code] {
+		if !named[code] {
 			continue
 		}
 		if before[code] {
@@ -302,8 +303,8 @@ func (c *Ctx) variantEvents(vars []any) {
 		}
 	}
 	for _, v := range asList(c.Prev()["variants"]) {
-		if m, ok := v.(map[string]any); ok && !now[idString(m["code"])] {
-			c.Emit("productVariant:delete", idString(m["code"]))
+		if m, ok := v.(map[string]any); ok && !now[crud.IDString(m["code"])] {
+			c.Emit("productVariant:delete", crud.IDString(m["code"]))
 		}
 	}
 }
@@ -320,7 +321,7 @@ const (
 // adds (or re-dates) or removes one flag by code, leaving the others, in
 // order. A code no flag has answers 404, another action 422, both naming
 // the entry.
-func (c *Ctx) manageFlags(flags, entries []any) ([]any, error) {
+func manageFlags(c *crud.Ctx, flags, entries []any) ([]any, error) {
 	k, err := c.Coll(c.Row("flags"))
 	if err != nil {
 		return nil, err
@@ -329,14 +330,14 @@ func (c *Ctx) manageFlags(flags, entries []any) ([]any, error) {
 	for i, e := range entries {
 		m, _ := e.(map[string]any)
 		field := "data.flagsManagement[" + strconv.Itoa(i) + "]"
-		code := idString(m["code"])
+		code := crud.IDString(m["code"])
 		_, found, err := k.Find(code)
 		if err != nil {
 			return nil, sandbox.NotFound(field+".code", "Field %s.code: flag %q does not exist in this e-shop.", field, code)
 		}
 		kept := out[:0:0]
 		for _, f := range out {
-			if fm, ok := f.(map[string]any); !ok || idString(fm["code"]) != code {
+			if fm, ok := f.(map[string]any); !ok || crud.IDString(fm["code"]) != code {
 				kept = append(kept, f)
 			}
 		}
