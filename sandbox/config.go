@@ -26,6 +26,10 @@ type Config struct {
 	// sourceUrl and batch-file downloads may reach; other addresses of
 	// this machine are refused (`sandbox up --allow-download`).
 	AllowDownload []string
+	// PackAbove is the size in bytes of a seeded collection's records
+	// from which an in-memory sandbox holds it packed (compressed, see
+	// store.Compact); 0 means store.DefaultPackAbove, negative never.
+	PackAbove int64
 	// TrafficHistory is how many calls, and how many webhook attempts, the
 	// traffic tap keeps for the terminal UI, the stream and the HAR
 	// export; 0 means 1000.

@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -214,6 +215,7 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 		if _, err := a.loader.Load(a.Store); err != nil {
 			return nil, err
 		}
+		a.pack()
 	}
 	for _, m := range a.modules {
 		if m.Start != nil {
@@ -364,6 +366,37 @@ func (a *App) Wait() error { return <-a.served }
 // BaseURL is the address clients call, e.g. http://127.0.0.1:8080.
 func (a *App) BaseURL() string { return a.Site.BaseURL }
 
+// pack packs the large seeded collections in the background (see
+// store.Compact): a set of 100,000 products and orders is held in a sixth
+// of the memory it was read into, which is then handed back to the
+// system. The sandbox answers meanwhile; GET /_sandbox/health says
+// "packing" until it is done.
+func (a *App) pack() {
+	if a.Store.Persistent() {
+		return
+	}
+	above := a.Config.PackAbove
+	switch {
+	case above < 0:
+		return
+	case above == 0:
+		above = store.DefaultPackAbove
+	}
+	a.Store.Packing(true)
+	go func() {
+		defer a.Store.Packing(false)
+		st, err := a.Store.Compact(above)
+		if err != nil {
+			a.Log.Warn("packing the seeded records", "err", err)
+			return
+		}
+		if st.Collections > 0 {
+			debug.FreeOSMemory()
+			a.Log.Debug("packed the seeded records", "collections", st.Collections, "records", st.Records, "bytes", st.Before, "packed", st.After)
+		}
+	}()
+}
+
 // Reset empties the store and seeds it from the fixtures again.
 func (a *App) Reset() error {
 	a.ready.Store(false)
@@ -374,6 +407,7 @@ func (a *App) Reset() error {
 	if _, err := a.loader.Load(a.Store); err != nil {
 		return err
 	}
+	a.pack()
 	for _, m := range a.modules {
 		if m.AfterReset != nil {
 			if err := m.AfterReset(); err != nil {

@@ -51,9 +51,10 @@ type controller struct{ d Deps }
 
 // Health is the data of GET /_sandbox/health.
 type Health struct {
-	Status string `json:"status"` // ok once the fixtures are seeded
-	Eshops int    `json:"eshops"` // how many e-shops the sandbox serves
-	Time   string `json:"time"`   // the sandbox clock
+	Status  string `json:"status"`            // ok once the fixtures are seeded
+	Eshops  int    `json:"eshops"`            // how many e-shops the sandbox serves
+	Time    string `json:"time"`              // the sandbox clock
+	Packing bool   `json:"packing,omitempty"` // true while the large seeded collections are packed after a start or a reset (memory falls when it ends); absent otherwise
 }
 
 func (c *controller) health(r *api.Request) (any, error) {
@@ -69,7 +70,7 @@ func (c *controller) health(r *api.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Health{Status: "ok", Eshops: n, Time: sandbox.FormatTime(c.d.Store.Clock().Now())}, nil
+	return Health{Status: "ok", Eshops: n, Time: sandbox.FormatTime(c.d.Store.Clock().Now()), Packing: c.d.Store.IsPacking()}, nil
 }
 
 // EshopView is one e-shop in GET /_sandbox/eshops: where it is and how to

@@ -19,6 +19,7 @@ var fieldDocs = map[string]string{
 	"sandbox/app/control.EshopView.Name":                  "its name",
 	"sandbox/app/control.EshopView.PrivateTokens":         "its private tokens",
 	"sandbox/app/control.Health.Eshops":                   "how many e-shops the sandbox serves",
+	"sandbox/app/control.Health.Packing":                  "true while the large seeded collections are packed after a start or a reset (memory falls when it ends); absent otherwise",
 	"sandbox/app/control.Health.Status":                   "ok once the fixtures are seeded",
 	"sandbox/app/control.Health.Time":                     "the sandbox clock",
 	"sandbox/app/control.ModulesView.ActiveModules":       "ActiveModules are as GET /api/eshop lists them.",

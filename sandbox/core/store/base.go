@@ -3,6 +3,7 @@ package store
 import (
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 )
@@ -17,17 +18,26 @@ import (
 // base itself never changes after it is attached.
 type baseColl struct {
 	ids   []string
-	docs  [][]byte // JSON objects without the store's metadata fields
+	docs  [][]byte // JSON objects without the store's metadata fields, or packed (see pack.go)
 	index map[string]int32
+	pack  *packing // nil: docs are the records as read
+	dict  int      // bytes of the packing's dictionary
 }
 
-// seq is a base record's list-order number: its position, from 1.
-func (b *baseColl) lookup(id string) ([]byte, int64, bool) {
+// position finds a base record; its list-order number is its position,
+// from 1.
+func (b *baseColl) position(id string) (int, bool) {
 	i, ok := b.index[id]
-	if !ok {
-		return nil, 0, false
+	return int(i), ok
+}
+
+// doc is the i-th record, appended to dst when it is packed (the record
+// as read is returned itself, and must not be changed).
+func (b *baseColl) doc(dst []byte, i int) ([]byte, error) {
+	if b.pack == nil {
+		return b.docs[i], nil
 	}
-	return b.docs[i], int64(i) + 1, true
+	return b.pack.unpack(dst, b.docs[i])
 }
 
 func tombKey(key string) string { return "x:" + key }
@@ -105,20 +115,38 @@ func (s *Store) setBase(prefix string, b *baseColl) {
 	s.base.Store(&next)
 }
 
-// baseGet finds a live base record under key (not tombstoned).
-func (t *Tx) baseGet(prefix, key, id string) ([]byte, int64, bool) {
+// baseSeq finds a live base record under key (not tombstoned): its
+// collection, position and list-order number.
+func (t *Tx) baseSeq(prefix, key, id string) (*baseColl, int, int64, bool) {
 	b := t.s.baseColl(prefix)
 	if b == nil {
-		return nil, 0, false
+		return nil, 0, 0, false
 	}
-	doc, seq, ok := b.lookup(id)
+	i, ok := b.position(id)
 	if !ok {
-		return nil, 0, false
+		return nil, 0, 0, false
 	}
 	if _, err := t.tx.Get(tombKey(key)); err == nil {
-		return nil, 0, false
+		return nil, 0, 0, false
 	}
-	return doc, seq, true
+	return b, i, int64(i) + 1, true
+}
+
+// baseGet reads a live base record with the store's metadata, as a new
+// slice.
+func (t *Tx) baseGet(prefix, key, id string) ([]byte, bool, error) {
+	b, i, seq, ok := t.baseSeq(prefix, key, id)
+	if !ok {
+		return nil, false, nil
+	}
+	if b.pack == nil {
+		return withMeta(b.docs[i], seq, time.Time{}), true, nil
+	}
+	doc, err := b.doc(nil, i)
+	if err != nil {
+		return nil, false, fmt.Errorf("store: unpack %s: %w", key, err)
+	}
+	return withMeta(doc, seq, time.Time{}), true, nil
 }
 
 // bury hides the base copy of a record, if there is one.
@@ -149,14 +177,23 @@ func (t *Tx) HasBase(eshop int, coll string) bool {
 
 // ScanSeeded calls fn for each record of a collection's base layer as it
 // was attached, written and deleted ones included, in list order; doc
-// carries no metadata fields and must not be changed.
+// carries no metadata fields, must not be changed and is valid only until
+// fn returns.
 func (t *Tx) ScanSeeded(eshop int, coll string, fn func(id string, doc []byte) bool) error {
 	b := t.s.baseColl(collPrefix(eshop, coll))
 	if b == nil {
 		return nil
 	}
+	var buf []byte
 	for i, id := range b.ids {
-		if !fn(id, b.docs[i]) {
+		doc, err := b.doc(buf[:0], i)
+		if err != nil {
+			return fmt.Errorf("store: unpack %s/%s: %w", coll, id, err)
+		}
+		if b.pack != nil {
+			buf = doc
+		}
+		if !fn(id, doc) {
 			return nil
 		}
 	}

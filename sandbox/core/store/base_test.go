@@ -99,28 +99,49 @@ func TestBaseLayerAnswersLikeStoredRecords(t *testing.T) {
 		}},
 		{"delete the whole collection", func(tx *Tx) error { return tx.DeleteCollection(1, "things") }},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			based, plain := seedBoth(t, 5)
-			for _, s := range []*Store{based, plain} {
-				if err := s.Update(tc.ops); err != nil {
-					t.Fatal(err)
-				}
+	for _, packed := range []bool{false, true} {
+		for _, tc := range tests {
+			name := tc.name
+			if packed {
+				name += ", packed"
 			}
-			got, want := listing(t, based), listing(t, plain)
-			if got != want {
-				t.Fatalf("base layer:\n %s\nstored records:\n %s", got, want)
-			}
-			for _, id := range []string{"id1", "id2", "id3", "id4", "id5", "new1", "missing"} {
-				var a, b []byte
-				var ea, eb error
-				_ = based.View(func(tx *Tx) error { a, ea = tx.Get(1, "things", id); return nil })
-				_ = plain.View(func(tx *Tx) error { b, eb = tx.Get(1, "things", id); return nil })
-				if string(a) != string(b) || !errors.Is(ea, eb) && !errors.Is(eb, ea) {
-					t.Errorf("Get(%s): base layer %s %v, stored %s %v", id, a, ea, b, eb)
-				}
-			}
-		})
+			t.Run(name, func(t *testing.T) { compareBaseAndStored(t, packed, tc.ops) })
+		}
+	}
+}
+
+// compareBaseAndStored runs ops on a store with a base layer (packed, or
+// as attached) and on one with the same records put one by one, and
+// compares what both answer.
+func compareBaseAndStored(t *testing.T, packed bool, ops func(tx *Tx) error) {
+	t.Helper()
+	based, plain := seedBoth(t, 5)
+	if packed {
+		st, err := based.Compact(0)
+		if err != nil || st.Collections != 1 || st.Records != 5 {
+			t.Fatalf("Compact = %+v, %v; want one collection of 5 records packed", st, err)
+		}
+		if b := based.baseColl(collPrefix(1, "things")); b == nil || b.pack == nil {
+			t.Fatal("the base layer is not packed after Compact")
+		}
+	}
+	for _, s := range []*Store{based, plain} {
+		if err := s.Update(ops); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, want := listing(t, based), listing(t, plain)
+	if got != want {
+		t.Fatalf("base layer:\n %s\nstored records:\n %s", got, want)
+	}
+	for _, id := range []string{"id1", "id2", "id3", "id4", "id5", "new1", "missing"} {
+		var a, b []byte
+		var ea, eb error
+		_ = based.View(func(tx *Tx) error { a, ea = tx.Get(1, "things", id); return nil })
+		_ = plain.View(func(tx *Tx) error { b, eb = tx.Get(1, "things", id); return nil })
+		if string(a) != string(b) || !errors.Is(ea, eb) && !errors.Is(eb, ea) {
+			t.Errorf("Get(%s): base layer %s %v, stored %s %v", id, a, ea, b, eb)
+		}
 	}
 }
 

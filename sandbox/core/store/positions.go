@@ -135,3 +135,20 @@ func (p *positions) all(prefix string, copied bool) []string {
 	}
 	return l.ids[:len(l.ids):len(l.ids)]
 }
+
+// rename replaces the ids of a collection's seeded entries (list-order
+// numbers 1..len(ids)) with the same ids in other strings: the packed
+// base layer's, so no entry keeps the buffer the records were read into.
+func (p *positions) rename(prefix string, ids []string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	l := p.lists[prefix]
+	if l == nil {
+		return
+	}
+	for i, seq := range l.seqs {
+		if seq >= 1 && seq <= int64(len(ids)) && l.ids[i] == ids[seq-1] {
+			l.ids[i] = ids[seq-1]
+		}
+	}
+}

@@ -66,6 +66,7 @@ type Store struct {
 	reserved Reserved
 
 	persistent bool
+	packing    atomic.Int32                         // packings in progress (see Packing)
 	baseMu     sync.Mutex                           // serialises changes of base
 	base       atomic.Pointer[map[string]*baseColl] // collection prefix -> seeded records; see Attach
 }

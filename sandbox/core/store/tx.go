@@ -136,8 +136,12 @@ func (t *Tx) read(eshop int, coll, id string) (v string, doc []byte, err error) 
 	key := prefix + ":" + id
 	v, err = t.tx.Get(key)
 	if errors.Is(err, buntdb.ErrNotFound) {
-		if doc, seq, ok := t.baseGet(prefix, key, id); ok {
-			return "", withMeta(doc, seq, time.Time{}), nil
+		doc, ok, err := t.baseGet(prefix, key, id)
+		switch {
+		case err != nil:
+			return "", nil, err
+		case ok:
+			return "", doc, nil
 		}
 		return "", nil, sandbox.ErrNotFound
 	}
@@ -201,7 +205,7 @@ func (t *Tx) put(eshop int, coll, id string, doc []byte, expiresAt time.Time, pr
 		}
 		t.posInsert(prefix, id, seq)
 	case errors.Is(err, buntdb.ErrNotFound):
-		if _, bseq, ok := t.baseGet(prefix, key, id); ok {
+		if _, _, bseq, ok := t.baseSeq(prefix, key, id); ok {
 			seq, created = bseq, false // a seeded record's first write
 			break
 		}
@@ -237,7 +241,7 @@ func (t *Tx) delete(eshop int, coll, id string, privileged bool) error {
 	key := prefix + ":" + id
 	old, err := t.tx.Delete(key)
 	if errors.Is(err, buntdb.ErrNotFound) {
-		_, seq, ok := t.baseGet(prefix, key, id)
+		_, _, seq, ok := t.baseSeq(prefix, key, id)
 		if !ok {
 			return sandbox.ErrNotFound
 		}

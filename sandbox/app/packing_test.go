@@ -1,0 +1,63 @@
+package app_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/sandboxtest"
+)
+
+// TestPackedSeedAnswersAsRead packs every seeded collection of the
+// default fixtures (the threshold set to one byte, where a large set is
+// packed from 4 MiB) and checks that the health report says packing
+// until it is done, and that lists and details answer byte for byte what
+// an unpacked sandbox answers, before and after a write.
+func TestPackedSeedAnswersAsRead(t *testing.T) {
+	at := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+	plain := sandboxtest.New(t, sandbox.Config{Seed: 7, PackAbove: -1, Clock: sandbox.NewFrozenClock(at)})
+	packed := sandboxtest.New(t, sandbox.Config{Seed: 7, PackAbove: 1, Clock: sandbox.NewFrozenClock(at)})
+	packed.WaitFor("the health report to stop saying packing", func() bool {
+		res := packed.Do(sandboxtest.Call{Method: http.MethodGet, Path: "/_sandbox/health"})
+		return res.Status == http.StatusOK && !gjson.GetBytes(res.Body, "data.packing").Bool()
+	})
+	if !packed.App.Store.HasPacked() || plain.App.Store.HasPacked() {
+		t.Fatalf("packed collections: %v with PackAbove 1, %v with PackAbove -1; want true, false",
+			packed.App.Store.HasPacked(), plain.App.Store.HasPacked())
+	}
+	get := func(s *sandboxtest.Server, path string) *sandboxtest.Response {
+		return s.Do(sandboxtest.Call{Method: http.MethodGet, Path: path, PrivateToken: s.PrivateToken})
+	}
+	guid := gjson.GetBytes(get(plain, "/api/products?itemsPerPage=1").Body, "data.products.0.guid").String()
+	code := gjson.GetBytes(get(plain, "/api/orders?itemsPerPage=1").Body, "data.orders.0.code").String()
+	if guid == "" || code == "" {
+		t.Fatalf("no product (%q) or order (%q) to read", guid, code)
+	}
+	paths := []string{"/api/products?itemsPerPage=50", "/api/orders?itemsPerPage=50", "/api/customers",
+		"/api/products/" + guid, "/api/orders/" + code}
+	compare := func(when string) {
+		t.Helper()
+		for _, p := range paths {
+			a, b := get(plain, p), get(packed, p)
+			// The two sandboxes differ in their addresses only.
+			da := strings.ReplaceAll(string(a.Env.Data), plain.URL, "{base}")
+			db := strings.ReplaceAll(string(b.Env.Data), packed.URL, "{base}")
+			if a.Status != http.StatusOK || a.Status != b.Status || da != db {
+				t.Errorf("%s, GET %s: unpacked %d %.200s\npacked %d %.200s", when, p, a.Status, a.Body, b.Status, b.Body)
+			}
+		}
+	}
+	compare("untouched")
+	for _, s := range []*sandboxtest.Server{plain, packed} {
+		res := s.Do(sandboxtest.Call{Method: http.MethodPatch, Path: "/api/products/" + guid, PrivateToken: s.PrivateToken,
+			Body: map[string]any{"data": map[string]any{"name": "Renamed after packing"}}})
+		if res.Status != http.StatusOK {
+			t.Fatalf("PATCH product: %d %s", res.Status, res.Body)
+		}
+	}
+	compare("after a write")
+}
