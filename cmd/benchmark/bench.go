@@ -41,8 +41,11 @@ func (t ratioTarget) met(ratio float64) string {
 type bench struct {
 	bin      string
 	duration time.Duration
-	conc     []int
-	startups int
+	// wrkDuration is the length of each run of the read comparison
+	// (reads), with wrk and with the lean generator alike.
+	wrkDuration time.Duration
+	conc        []int
+	startups    int
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
@@ -56,7 +59,13 @@ func (b *bench) run(large string, largeN int) ([]row, error) {
 		return rows, err
 	}
 	rows = append(rows, row{"start to first 200 (default fixtures)", ms(startup), "< 50 ms", fmt.Sprintf("median of %d", b.startups)})
-	more, err := b.throughput(p)
+	more, err := b.reads(p)
+	rows = append(rows, more...)
+	if err != nil {
+		p.stop()
+		return rows, err
+	}
+	more, err = b.throughput(p)
 	rows = append(rows, more...)
 	if rss, e := p.peakRSS(); e == nil {
 		rows = append(rows, row{"peak RSS (default fixtures, after load)", mib(rss), "", ""})
@@ -159,7 +168,7 @@ func (b *bench) throughput(p *proc) ([]row, error) {
 	for _, c := range b.conc {
 		// Reads with the lean generator (rawLoad), as wrk would send
 		// them; the writes with net/http's client.
-		base := rawLoad(c, b.duration, bareURL, rawGet(bareURL, productPath, ""))
+		base := rawLoad(c, b.duration, bareURL, rawGet(bareURL, productPath, token))
 		prod := rawLoad(c, b.duration, p.base, rawGet(p.base, productPath, token))
 		ratio := prod.rps / base.rps
 		target := ""
