@@ -44,6 +44,7 @@ type bench struct {
 	// wrkDuration is the length of each run of the read comparison
 	// (reads), with wrk and with the lean generator alike.
 	wrkDuration time.Duration
+	readRounds  int // bare/sandbox alternations of the read comparison
 	conc        []int
 	startups    int
 }

@@ -47,6 +47,7 @@ func main() {
 		only     = flag.Bool("scenarios-only", false, "time only the scenario folder")
 		health   = flag.Bool("health-only", false, "measure only health under 500 keep-alive clients")
 		reads    = flag.Bool("reads-only", false, "run only the read comparison: the product GET and the order list of 100 against bare net/http, with the own generator and with wrk")
+		rounds   = flag.Int("read-rounds", 1, "times the read comparison alternates bare and sandbox (the mean is reported, and each round's ratio)")
 		wrkDur   = flag.Duration("wrk-duration", 5*time.Second, "length of each run of the read comparison, wrk's -d (whole seconds) and the own generator's alike")
 	)
 	flag.Parse()
@@ -59,7 +60,7 @@ func main() {
 		}
 		conc = append(conc, n)
 	}
-	b := &bench{bin: *bin, duration: *duration, wrkDuration: *wrkDur, conc: conc, startups: *runs}
+	b := &bench{bin: *bin, duration: *duration, wrkDuration: *wrkDur, readRounds: *rounds, conc: conc, startups: *runs}
 	var rows []row
 	var err error
 	if *health || *reads {

@@ -75,46 +75,101 @@ func (b *bench) reads(p *proc) ([]row, error) {
 
 	wrk, wrkErr := exec.LookPath("wrk")
 	secs := wrkSeconds(b.wrkDuration)
+	rounds := max(1, b.readRounds)
 	for _, c := range cases {
 		label := fmt.Sprintf("%s, %d bytes, c=%d", c.what, len(c.answer.Body), readConc)
-		// The lean generator: warm-up, bare, warm-up, sandbox.
-		own := func(base string) result {
-			rawLoad(readConc, readWarmup, base, rawGet(base, c.path, token))
-			return rawLoad(readConc, time.Duration(secs)*time.Second, base, rawGet(base, c.path, token))
-		}
-		ob := own(bareURL)
-		sb := own(p.base)
-		ownRatio := sb.rps / ob.rps
-		rows = append(rows, row{label + ", own generator", fmt.Sprintf("%.0f req/s (%.2f of bare %.0f)", sb.rps, ownRatio, ob.rps), c.target.String(),
-			fmt.Sprintf("%s; p50 %s p99 %s (bare %s, %s), %d errors (bare %d), %d s after %s warm-up",
-				c.target.met(ownRatio), ms(sb.p50), ms(sb.p99), ms(ob.p50), ms(ob.p99), sb.errors, ob.errors, secs, readWarmup)})
-		what := fmt.Sprintf("%s, wrk -t%d -c%d -d%ds", label, wrkThreads, readConc, secs)
-		if wrkErr != nil {
-			rows = append(rows, row{what, "not measured: wrk not installed", c.target.String(), ""})
-			continue
-		}
-		// wrk: warm-up, bare, warm-up, sandbox.
-		run := func(base string) (wrkResult, error) {
-			if _, err := runWrk(wrk, base+c.path, 1); err != nil {
-				return wrkResult{}, err
+		// Per round: bare, then the sandbox, with the own generator and
+		// then with wrk; each server warmed up by each tool in the first.
+		var own, byWrk sides
+		var wrkFail error
+		for r := range rounds {
+			for _, base := range []string{bareURL, p.base} {
+				if r == 0 {
+					rawLoad(readConc, readWarmup, base, rawGet(base, c.path, token))
+				}
+				own.add(base == bareURL, rawLoad(readConc, time.Duration(secs)*time.Second, base, rawGet(base, c.path, token)))
 			}
-			return runWrk(wrk, base+c.path, secs)
+			for _, base := range []string{bareURL, p.base} {
+				if wrkErr != nil || wrkFail != nil {
+					break
+				}
+				if r == 0 {
+					if _, wrkFail = runWrk(wrk, base+c.path, 1); wrkFail != nil {
+						break
+					}
+				}
+				var w wrkResult
+				if w, wrkFail = runWrk(wrk, base+c.path, secs); wrkFail == nil {
+					byWrk.add(base == bareURL, result{requests: w.requests, errors: w.errors, rps: w.rps, p50: w.p50, p99: w.p99})
+				}
+			}
 		}
-		wb, err := run(bareURL)
-		var ws wrkResult
-		if err == nil {
-			ws, err = run(p.base)
+		how := fmt.Sprintf("%d s after a %s warm-up", secs, readWarmup)
+		if rounds > 1 {
+			how = fmt.Sprintf("%d rounds of %d s after a %s warm-up, mean", rounds, secs, readWarmup)
 		}
-		if err != nil {
-			rows = append(rows, row{what, "not measured", c.target.String(), firstLine(err.Error())})
-			continue
+		ownRatio := own.ratio()
+		rows = append(rows, row{label + ", own generator", own.value(), c.target.String(),
+			fmt.Sprintf("%s; %s; %s", c.target.met(ownRatio), own.note(), how)})
+		what := fmt.Sprintf("%s, wrk -t%d -c%d -d%ds", label, wrkThreads, readConc, secs)
+		switch {
+		case wrkErr != nil:
+			rows = append(rows, row{what, "not measured: wrk not installed", c.target.String(), ""})
+		case wrkFail != nil:
+			rows = append(rows, row{what, "not measured", c.target.String(), firstLine(wrkFail.Error())})
+		default:
+			ratio := byWrk.ratio()
+			rows = append(rows, row{what, byWrk.value(), c.target.String(),
+				fmt.Sprintf("%s; %s; %s; ratio by wrk %.2f, by the own generator %.2f: %.2f apart",
+					c.target.met(ratio), byWrk.note(), how, ratio, ownRatio, math.Abs(ratio-ownRatio))})
 		}
-		ratio := ws.rps / wb.rps
-		rows = append(rows, row{what, fmt.Sprintf("%.0f req/s (%.2f of bare %.0f)", ws.rps, ratio, wb.rps), c.target.String(),
-			fmt.Sprintf("%s; p50 %s p99 %s (bare %s, %s), %d errors (bare %d); ratio by wrk %.2f, by the own generator %.2f: %.2f apart",
-				c.target.met(ratio), ms(ws.p50), ms(ws.p99), ms(wb.p50), ms(wb.p99), ws.errors, wb.errors, ratio, ownRatio, math.Abs(ratio-ownRatio))})
 	}
 	return rows, nil
+}
+
+// sides collects the rounds of one read measured by one tool: the bare
+// server's and the sandbox's, in the order they ran.
+type sides struct{ bare, sandbox []result }
+
+func (s *sides) add(bare bool, r result) {
+	if bare {
+		s.bare = append(s.bare, r)
+	} else {
+		s.sandbox = append(s.sandbox, r)
+	}
+}
+
+// mean is the rounds' mean rate, their errors, and the slowest p50 and
+// p99 of any round.
+func mean(rs []result) result {
+	var m result
+	for _, r := range rs {
+		m.rps += r.rps / float64(len(rs))
+		m.requests += r.requests
+		m.errors += r.errors
+		m.p50, m.p99 = max(m.p50, r.p50), max(m.p99, r.p99)
+	}
+	return m
+}
+
+func (s *sides) ratio() float64 { return mean(s.sandbox).rps / mean(s.bare).rps }
+
+func (s *sides) value() string {
+	return fmt.Sprintf("%.0f req/s (%.2f of bare %.0f)", mean(s.sandbox).rps, s.ratio(), mean(s.bare).rps)
+}
+
+// note gives the latencies and errors of both, and with more than one
+// round each round's ratio.
+func (s *sides) note() string {
+	sb, b := mean(s.sandbox), mean(s.bare)
+	note := fmt.Sprintf("p50 %s p99 %s (bare %s, %s), %d errors (bare %d)", ms(sb.p50), ms(sb.p99), ms(b.p50), ms(b.p99), sb.errors, b.errors)
+	if len(s.bare) > 1 {
+		note += ", per round"
+		for i := range s.bare {
+			note += fmt.Sprintf(" %.2f", s.sandbox[i].rps/s.bare[i].rps)
+		}
+	}
+	return note
 }
 
 // readsOnly starts a sandbox and runs the read comparison alone
