@@ -20,7 +20,8 @@ FUZZ := \
 	./sandbox/shop/orders:FuzzEncode \
 	./sandbox/app/seed:FuzzFixtureFiles \
 	./sandbox/shop/webhooks:FuzzVerify \
-	./sandbox/app/scenario:FuzzParse
+	./sandbox/app/scenario:FuzzParse \
+	./cmd/benchmark:FuzzReadResponse
 
 .PHONY: up test fuzz build install lint cross dist schemas bench clean
 
@@ -79,18 +80,23 @@ schemas:
 
 # Go micro-benchmarks, then the end-to-end table (cmd/benchmark): the
 # built-in scenarios through sandbox test one at a time and at the default
-# --parallel (target: at most a quarter of the time), start-up,
+# --parallel (target: at most a quarter of the time), start-up, the read
+# comparison (the product GET and the order list of 100 against bare
+# net/http sending the same bytes, with the benchmark's own generator and
+# with wrk -t2 -c8 for WRKTIME after a 1 s warm-up, when wrk is installed;
+# `go run ./cmd/benchmark -sandbox bin/sandbox -reads-only` runs it alone),
 # reads and writes at 1/8/64 connections against a bare net/http baseline,
 # webhook latency, deep paging and RSS on a generated 100,000-product and
 # 100,000-order set (generating and checking it takes about 4 minutes and
 # 6 GiB; LARGE_N=25000 for a shorter run). Everything runs on 127.0.0.1 and
 # stops by itself.
 BENCHTIME ?= 2s
+WRKTIME   ?= 5s
 LARGE_N   ?= 100000
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 1s -benchmem ./...
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/sandbox ./cmd/sandbox
-	$(GO) run ./cmd/benchmark -sandbox bin/sandbox -duration $(BENCHTIME) -large-n $(LARGE_N)
+	$(GO) run ./cmd/benchmark -sandbox bin/sandbox -duration $(BENCHTIME) -wrk-duration $(WRKTIME) -large-n $(LARGE_N)
 
 clean:
 	rm -rf bin $(DIST)

@@ -7,7 +7,16 @@
 // test one at a time and in parallel. It only ever talks to 127.0.0.1, and every
 // load run stops by itself after -duration.
 //
+// Reads are loaded by a lean generator of its own (rawload.go: raw
+// keep-alive connections, requests built once), writes by net/http's
+// client. The read comparison (wrk.go) measures the product GET and the
+// order list of 100 against a bare net/http process sending the same
+// bytes, with that generator and with wrk (-t2 -c8, -wrk-duration, after
+// a warm-up) when wrk is installed, so the two measures can be compared;
+// -reads-only runs it alone.
+//
 //	go build -o bin/sandbox ./cmd/sandbox && go run ./cmd/benchmark -sandbox bin/sandbox
+//	go run ./cmd/benchmark -sandbox bin/sandbox -reads-only
 //
 // `make bench` does exactly that (plus the Go micro-benchmarks).
 package main
@@ -37,6 +46,9 @@ func main() {
 		scen     = flag.String("scenarios", "scenarios", "scenario folder to time with sandbox test one at a time and in parallel (empty skips it)")
 		only     = flag.Bool("scenarios-only", false, "time only the scenario folder")
 		health   = flag.Bool("health-only", false, "measure only health under 500 keep-alive clients")
+		reads    = flag.Bool("reads-only", false, "run only the read comparison: the product GET and the order list of 100 against bare net/http, with the own generator and with wrk")
+		rounds   = flag.Int("read-rounds", 1, "times the read comparison alternates bare and sandbox (the mean is reported, and each round's ratio)")
+		wrkDur   = flag.Duration("wrk-duration", 5*time.Second, "length of each run of the read comparison, wrk's -d (whole seconds) and the own generator's alike")
 	)
 	flag.Parse()
 	var conc []int
@@ -48,11 +60,15 @@ func main() {
 		}
 		conc = append(conc, n)
 	}
-	b := &bench{bin: *bin, duration: *duration, conc: conc, startups: *runs}
+	b := &bench{bin: *bin, duration: *duration, wrkDuration: *wrkDur, readRounds: *rounds, conc: conc, startups: *runs}
 	var rows []row
 	var err error
-	if *health {
-		rows, err = b.healthOnly()
+	if *health || *reads {
+		if *health {
+			rows, err = b.healthOnly()
+		} else {
+			rows, err = b.readsOnly()
+		}
 		printTable(rows)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "benchmark:", err)

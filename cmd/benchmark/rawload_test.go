@@ -1,0 +1,54 @@
+package main
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The lean generator against a net/http server: answers framed by length
+// and in chunks are read on kept-alive connections, the API headers
+// arrive, and a non-2xx answer counts as an error.
+func TestRawLoad(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Service-Private-API-Token") != "tok" || r.Header.Get("Content-Type") != "application/json" {
+			http.Error(w, "no token", http.StatusUnauthorized)
+			return
+		}
+		switch r.URL.Path {
+		case "/length":
+			w.Header().Set("Content-Length", "2")
+			_, _ = w.Write([]byte("ok"))
+		case "/chunked":
+			_, _ = w.Write([]byte(strings.Repeat("x", 100)))
+			w.(http.Flusher).Flush()
+			_, _ = w.Write([]byte("tail"))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	for _, c := range []struct {
+		paths  []string
+		token  string
+		errors bool
+	}{
+		{[]string{"/length"}, "tok", false},
+		{[]string{"/chunked", "/length"}, "tok", false},
+		{[]string{"/missing"}, "tok", true},
+		{[]string{"/length"}, "", true},
+	} {
+		r := rawLoad(2, 200*time.Millisecond, srv.URL, rawGets(srv.URL, c.token, c.paths))
+		if r.requests == 0 || r.rps <= 0 {
+			t.Errorf("%v: no requests answered: %+v", c.paths, r)
+		}
+		if got := r.errors > 0; got != c.errors {
+			t.Errorf("%v token %q: %d errors of %d", c.paths, c.token, r.errors, r.requests)
+		}
+		if c.errors && r.errors != r.requests {
+			t.Errorf("%v: %d errors of %d, want all", c.paths, r.errors, r.requests)
+		}
+	}
+}
