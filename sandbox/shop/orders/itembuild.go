@@ -151,17 +151,13 @@ func (sh *Shop) flagSystem(code string) bool {
 
 // supplyLocation is where a variant lies in a stock.
 func (sh *Shop) supplyLocation(stockID int64, code string) any {
-	raw, err := sh.Tx.GetShared(sh.ID, StocksCollection, strconv.FormatInt(stockID, 10))
+	sid := strconv.FormatInt(stockID, 10)
+	raw, err := sh.Tx.GetShared(sh.ID, StocksCollection, sid)
 	if err != nil {
 		return nil
 	}
-	var loc any
-	sharedGet(raw, "_supplies").ForEach(func(_, s gjson.Result) bool {
-		if s.Get("code").String() == code {
-			loc = value(s.Get("location"))
-			return false
-		}
-		return true
-	})
-	return loc
+	if s, ok := sh.supplyIndex(sid, raw).supply(code); ok {
+		return value(s.Get("location"))
+	}
+	return nil
 }

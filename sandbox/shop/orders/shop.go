@@ -34,6 +34,7 @@ type Shop struct {
 	EshopURL string
 	codes    *CodeIndex // shared across requests by the Service; nil: one of its own
 	cat      *Catalog
+	supplies map[string]*supplyIndex // stock id -> its supplies by code, as last read
 }
 
 // OpenShop reads the settings of the e-shop crud's writer writes, inside

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/shopspring/decimal"
 	"github.com/tidwall/gjson"
@@ -48,7 +49,7 @@ func (s *Shop) MoveStock(stockID int64, orderCode string, lines []StockLine) err
 	if err != nil {
 		return err
 	}
-	sups := newSupplies(doc)
+	sups := newSupplies(s.supplyIndex(sid, doc))
 	mins := map[string]*decimal.Decimal{} // the variants' minimum supplies
 	now := s.Time()
 	for _, l := range lines {
@@ -115,8 +116,7 @@ func (s *Shop) MoveStock(stockID int64, orderCode string, lines []StockLine) err
 // variant and an order changes a few, so only those are decoded, and the
 // record is written back with them spliced in (see splice.go).
 type supplies struct {
-	doc     []byte
-	stored  gjson.Result // the record's _supplies
+	index   *supplyIndex // the record as read
 	changed map[string]*supply
 	added   []*supply // new supplies, in the order the lines named them
 }
@@ -126,8 +126,8 @@ type supply struct {
 	m  map[string]any
 }
 
-func newSupplies(doc []byte) *supplies {
-	return &supplies{doc: doc, stored: sharedGet(doc, "_supplies"), changed: map[string]*supply{}}
+func newSupplies(index *supplyIndex) *supplies {
+	return &supplies{index: index, changed: map[string]*supply{}}
 }
 
 // of is the supply of a variant code, to change in place: the first one
@@ -137,17 +137,12 @@ func (ss *supplies) of(code, productGUID string) (map[string]any, error) {
 		return sup.m, nil
 	}
 	var sup *supply
-	var err error
-	ss.stored.ForEach(func(_, v gjson.Result) bool {
-		if c := v.Get("code"); v.IsObject() && c.Type == gjson.String && c.Str == code {
-			sup = &supply{at: v}
-			sup.m, err = api.DecodeObject([]byte(v.Raw))
-			return false
+	if v, ok := ss.index.supply(code); ok {
+		m, err := api.DecodeObject([]byte(v.Raw))
+		if err != nil {
+			return nil, err
 		}
-		return true
-	})
-	if err != nil {
-		return nil, err
+		sup = &supply{at: v, m: m}
 	}
 	if sup == nil {
 		sup = &supply{m: map[string]any{"amount": "0.000", "claim": "0.000", "code": code, "location": nil, "productGuid": nullIfEmpty(productGUID)}}
@@ -159,7 +154,7 @@ func (ss *supplies) of(code, productGUID string) (map[string]any, error) {
 
 // record is the stock record with the changed and the new supplies.
 func (ss *supplies) record() ([]byte, error) {
-	ed := &edits{doc: ss.doc}
+	ed := &edits{doc: ss.index.doc}
 	for _, sup := range ss.changed {
 		if sup.at.Exists() {
 			if err := ed.replace(sup.at, sup.m); err != nil {
@@ -173,8 +168,8 @@ func (ss *supplies) record() ([]byte, error) {
 	}
 	var err error
 	switch {
-	case len(fresh) > 0 && ss.stored.IsArray():
-		err = ed.append(ss.stored, fresh)
+	case len(fresh) > 0 && ss.index.stored.IsArray():
+		err = ed.append(ss.index.stored, fresh)
 	case len(fresh) > 0:
 		err = ed.set(ed.root(), "_supplies", fresh)
 	}
@@ -184,17 +179,59 @@ func (ss *supplies) record() ([]byte, error) {
 // stockSums sums the amounts of the codes over every stock.
 func (s *Shop) stockSums(codes map[string]bool) (map[string]decimal.Decimal, error) {
 	out := map[string]decimal.Decimal{}
-	err := s.Tx.ScanShared(s.ID, StocksCollection, func(_ string, doc []byte) bool {
-		sharedGet(doc, "_supplies").ForEach(func(_, sp gjson.Result) bool {
+	err := s.Tx.ScanShared(s.ID, StocksCollection, func(id string, doc []byte) bool {
+		for _, sp := range s.supplyIndex(id, doc).all {
 			if c := sp.Get("code").String(); codes[c] {
 				a, _ := decimal.NewFromString(sp.Get("amount").String())
 				out[c] = out[c].Add(a)
 			}
-			return true
-		})
+		}
 		return true
 	})
 	return out, err
+}
+
+// supplyIndex is a stock record's supplies, parsed once: an order reads a
+// stock's supplies to sum amounts, to find the supply each line moves
+// and the place its goods lie, each of which took a pass over the
+// record.
+type supplyIndex struct {
+	doc    []byte         // the stock record parsed (a shared read: never changed)
+	stored gjson.Result   // its _supplies
+	all    []gjson.Result // every supply, in order
+	first  map[string]int // code -> the first supply with it, in all
+}
+
+// supplyIndex returns the index of a stock record as read (doc), reusing
+// the one built for the same bytes earlier in the transaction.
+func (s *Shop) supplyIndex(stockID string, doc []byte) *supplyIndex {
+	if x := s.supplies[stockID]; x != nil && len(x.doc) == len(doc) && unsafe.SliceData(x.doc) == unsafe.SliceData(doc) {
+		return x
+	}
+	x := &supplyIndex{doc: doc, stored: sharedGet(doc, "_supplies"), first: map[string]int{}}
+	x.stored.ForEach(func(_, v gjson.Result) bool {
+		if c := v.Get("code"); v.IsObject() && c.Type == gjson.String {
+			if _, dup := x.first[c.Str]; !dup {
+				x.first[c.Str] = len(x.all)
+			}
+		}
+		x.all = append(x.all, v)
+		return true
+	})
+	if s.supplies == nil {
+		s.supplies = map[string]*supplyIndex{}
+	}
+	s.supplies[stockID] = x
+	return x
+}
+
+// supply is the first supply of a code, if the stock holds one.
+func (x *supplyIndex) supply(code string) (gjson.Result, bool) {
+	i, ok := x.first[code]
+	if !ok {
+		return gjson.Result{}, false
+	}
+	return x.all[i], true
 }
 
 // minSupply is a variant's minimum stock supply, nil when not set.
