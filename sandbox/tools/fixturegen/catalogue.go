@@ -1,10 +1,10 @@
 package fixturegen
 
 import (
-	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // makeEditions names Products editions: edition s of template product t
@@ -43,6 +43,7 @@ type priceFile struct {
 	guidKey string               // the entry's product GUID field
 	tpl     map[string]*prepared // template variant code -> entry
 	entries [][]byte             // encoded entries by chunk, each entry followed by ','
+	size    atomic.Int64         // the length of a chunk's entries, to size the next
 }
 
 // productChunk is what a worker made of a run of products: the products,
@@ -87,12 +88,21 @@ func (g *gen) writeProducts(dir string) error {
 	lw := &listWriter{fileWriter: fw}
 	err = pipeline(g.opt.Products, chunkSize, g.opt.Workers, func(lo, hi int) *productChunk {
 		c := &productChunk{entries: make([][]byte, len(prices))}
+		for k, pf := range prices {
+			// About the size of the previous chunk's entries.
+			if n := pf.size.Load(); n > 0 {
+				c.entries[k] = make([]byte, 0, n+n/8)
+			}
+		}
 		for i := lo; i < hi; i++ {
 			p := g.product(i)
 			c.products.record(p, idFields["products"])
 			for k, pf := range prices {
 				c.entries[k] = pf.appendEntries(c.entries[k], g, i, &c.products)
 			}
+		}
+		for k, pf := range prices {
+			pf.size.Store(int64(len(c.entries[k])))
 		}
 		return c
 	}, func(c *productChunk) error {
@@ -115,16 +125,7 @@ func (g *gen) writeProducts(dir string) error {
 	}
 	delete(g.files, "products")
 	for _, pf := range prices {
-		all := make([]byte, 0, func() (n int) {
-			for _, e := range pf.entries {
-				n += len(e)
-			}
-			return n
-		}())
-		for _, e := range pf.entries {
-			all = append(all, e...)
-		}
-		pf.rec[pf.key] = rawList(bytes.TrimSuffix(all, []byte(",")))
+		pf.rec[pf.key] = rawList(pf.entries)
 	}
 	return nil
 }

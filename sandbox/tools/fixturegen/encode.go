@@ -16,10 +16,10 @@ import (
 // which encoding through encoding/json spent most of the generation on.
 // Any other value goes to crud.Encode (and from there to encoding/json).
 
-// rawList is a JSON array whose elements are already encoded: the
-// comma-separated elements without the brackets (a price list's prices,
-// made by the product workers).
-type rawList []byte
+// rawList is a JSON array whose elements are already encoded, in parts
+// (a price list's prices, made by the product workers chunk by chunk):
+// every element is followed by a comma, the last one's dropped.
+type rawList [][]byte
 
 // appendRecord appends the compact encoding of a record with its
 // identifier field first (see idFirst), keys otherwise sorted.
@@ -64,7 +64,19 @@ func appendValue(b []byte, v any) ([]byte, error) {
 		}
 		return append(b, t...), nil
 	case rawList:
-		return append(append(append(b, '['), t...), ']'), nil
+		n := 2
+		for _, part := range t {
+			n += len(part)
+		}
+		b = append(slices.Grow(b, n), '[')
+		start := len(b)
+		for _, part := range t {
+			b = append(b, part...)
+		}
+		if len(b) > start && b[len(b)-1] == ',' {
+			b = b[:len(b)-1]
+		}
+		return append(b, ']'), nil
 	case map[string]any:
 		if t == nil {
 			return append(b, "null"...), nil

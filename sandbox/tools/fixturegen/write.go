@@ -104,14 +104,17 @@ type batch struct {
 }
 
 // buffers are batches' buffers, used again once written: a batch of
-// large records would otherwise grow a new buffer, copy after copy.
-var buffers sync.Pool
+// large records would otherwise grow a new buffer, copy after copy. (A
+// sync.Pool is emptied by the collections a large set sets off.)
+var buffers = make(chan []byte, 64)
 
 // release hands the batch's buffer back once it is written.
 func (b *batch) release() {
 	if cap(b.buf) > 0 {
-		buf := b.buf[:0]
-		buffers.Put(&buf)
+		select {
+		case buffers <- b.buf[:0]:
+		default:
+		}
 	}
 	b.buf = nil
 }
@@ -122,9 +125,17 @@ func (b *batch) record(m map[string]any, idField string) {
 		return
 	}
 	if b.buf == nil {
-		if p, ok := buffers.Get().(*[]byte); ok {
-			b.buf = *p
+		select {
+		case b.buf = <-buffers:
+		default:
 		}
+	}
+	// Room for a large record, the buffer doubled when short of it
+	// (append grows large buffers by a quarter, copy after copy).
+	if cap(b.buf)-len(b.buf) < 64<<10 {
+		buf := make([]byte, len(b.buf), 2*cap(b.buf)+128<<10)
+		copy(buf, b.buf)
+		b.buf = buf
 	}
 	start := len(b.buf)
 	b.buf, b.err = appendRecord(b.buf, m, idField)
