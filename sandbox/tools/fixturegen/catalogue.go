@@ -96,7 +96,7 @@ func (g *gen) writeProducts(dir string) error {
 		}
 		for i := lo; i < hi; i++ {
 			p := g.product(i)
-			c.products.record(p, idFields["products"])
+			c.products.recordOrdered(p, idFields["products"], g.preProducts[i%len(g.preProducts)].keys)
 			for k, pf := range prices {
 				c.entries[k] = pf.appendEntries(c.entries[k], g, i, &c.products)
 			}
@@ -145,7 +145,7 @@ func (pf *priceFile) appendEntries(b []byte, g *gen, i int, errs *batch) []byte 
 		c := e.copy()
 		c["code"], c[pf.guidKey] = ed.codes[tcode], ed.guid
 		var err error
-		if b, err = appendValue(b, c); err != nil && errs.err == nil {
+		if b, err = appendOrdered(b, c, "", e.keys); err != nil && errs.err == nil {
 			errs.err = err
 		}
 		b = append(b, ',')
@@ -217,6 +217,10 @@ func (g *gen) product(i int) map[string]any {
 	}
 	if p["setItems"] != nil {
 		p["setItems"] = orEmpty(items)
+	}
+	// Encoded in their templates' key order.
+	for j, v := range list(p["variants"]) {
+		list(p["variants"])[j] = ordered{obj(v), pre.variants[j].keys}
 	}
 	return p
 }

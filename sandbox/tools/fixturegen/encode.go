@@ -38,6 +38,49 @@ func appendRecord(b []byte, m map[string]any, idField string) ([]byte, error) {
 	return appendFields(b, m, idField, true)
 }
 
+// ordered is a record whose keys are, at most, keys (sorted): the keys
+// of the template it was made of, which spares sorting them again for
+// every record.
+type ordered struct {
+	m    map[string]any
+	keys []string
+}
+
+// appendOrdered is appendRecord for a record whose keys are, at most,
+// keys (sorted); a record with a key outside them is encoded as any other.
+func appendOrdered(b []byte, m map[string]any, idField string, keys []string) ([]byte, error) {
+	start := len(b)
+	b = append(b, '{')
+	n := 0
+	if id, ok := m[idField]; ok && idField != "" {
+		b = append(appendString(b, idField), ':')
+		var err error
+		if b, err = appendValue(b, id); err != nil {
+			return nil, err
+		}
+		n++
+	}
+	for _, k := range keys {
+		v, ok := m[k]
+		if !ok || (k == idField && idField != "") {
+			continue
+		}
+		if n > 0 {
+			b = append(b, ',')
+		}
+		n++
+		b = append(appendString(b, k), ':')
+		var err error
+		if b, err = appendValue(b, v); err != nil {
+			return nil, err
+		}
+	}
+	if n != len(m) {
+		return appendRecord(b[:start], m, idField)
+	}
+	return append(b, '}'), nil
+}
+
 // appendValue appends the compact encoding of v.
 func appendValue(b []byte, v any) ([]byte, error) {
 	var err error
@@ -82,6 +125,11 @@ func appendValue(b []byte, v any) ([]byte, error) {
 			return append(b, "null"...), nil
 		}
 		return appendFields(append(b, '{'), t, "", false)
+	case ordered:
+		if t.m == nil {
+			return append(b, "null"...), nil
+		}
+		return appendOrdered(b, t.m, "", t.keys)
 	case []any:
 		if t == nil {
 			return append(b, "null"...), nil

@@ -277,6 +277,7 @@ var idFields = func() map[string]string {
 type prepared struct {
 	fields map[string]any
 	deep   map[string]bool
+	keys   []string // sorted
 	// The variants of a product, the items of an order, prepared.
 	variants, items []*prepared
 }
@@ -286,6 +287,10 @@ func prepare(rec map[string]any, deep, shared []string) *prepared {
 	for _, k := range deep {
 		p.deep[k] = true
 	}
+	for k := range rec {
+		p.keys = append(p.keys, k)
+	}
+	slices.Sort(p.keys)
 	for k, v := range rec {
 		switch {
 		case p.deep[k] || slices.Contains(shared, k):

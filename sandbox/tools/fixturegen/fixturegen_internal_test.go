@@ -125,3 +125,25 @@ func TestAppendRecordIsEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendOrdered: a record encoded in its template's key order is the
+// record appendRecord writes, whether keys were dropped from it or added
+// to it (then it is sorted as any other).
+func TestAppendOrdered(t *testing.T) {
+	keys := []string{"a", "guid", "m", "z"}
+	for _, m := range []map[string]any{
+		{"a": 1, "guid": "x", "m": []any{ordered{map[string]any{"q": 1, "p": 2}, []string{"p", "q"}}}, "z": nil},
+		{"guid": "x", "z": true},
+		{"a": 1, "b": 2, "guid": "x"},
+		{"a": 1},
+		{},
+	} {
+		for _, field := range []string{"guid", ""} {
+			got, err := appendOrdered(nil, m, field, keys)
+			want, werr := appendRecord(nil, m, field)
+			if err != nil || werr != nil || string(got) != string(want) {
+				t.Errorf("appendOrdered(%v, %q) = %s %v, want %s %v", m, field, got, err, want, werr)
+			}
+		}
+	}
+}

@@ -135,7 +135,12 @@ func (g *gen) writeOrders(dir string) error {
 		for i := lo; i < hi; i++ {
 			o := g.order(i, byTplCustomer)
 			g.deriveOrder(o, i, &ctr, out)
-			out[0].record(o, idFields["orders"])
+			// Encoded in their templates' key order.
+			pre := g.preOrders[i%T]
+			for j, it := range list(o["items"]) {
+				list(o["items"])[j] = ordered{obj(it), pre.items[j].keys}
+			}
+			out[0].recordOrdered(o, idFields["orders"], pre.keys)
 		}
 		return out
 	}, func(c *orderChunk) error {

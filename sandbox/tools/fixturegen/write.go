@@ -120,7 +120,11 @@ func (b *batch) release() {
 }
 
 // record encodes one record into the batch, its identifier first.
-func (b *batch) record(m map[string]any, idField string) {
+func (b *batch) record(m map[string]any, idField string) { b.recordOrdered(m, idField, nil) }
+
+// recordOrdered is record for a record whose keys are, at most, keys
+// (sorted; nil: any keys).
+func (b *batch) recordOrdered(m map[string]any, idField string, keys []string) {
 	if b.err != nil {
 		return
 	}
@@ -138,7 +142,11 @@ func (b *batch) record(m map[string]any, idField string) {
 		b.buf = buf
 	}
 	start := len(b.buf)
-	b.buf, b.err = appendRecord(b.buf, m, idField)
+	if keys != nil {
+		b.buf, b.err = appendOrdered(b.buf, m, idField, keys)
+	} else {
+		b.buf, b.err = appendRecord(b.buf, m, idField)
+	}
 	if b.err != nil {
 		return
 	}
