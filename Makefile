@@ -87,9 +87,11 @@ schemas:
 # `go run ./cmd/benchmark -sandbox bin/sandbox -reads-only` runs it alone),
 # reads and writes at 1/8/64 connections against a bare net/http baseline,
 # webhook latency, deep paging and RSS on a generated 100,000-product and
-# 100,000-order set (generating and checking it takes about 4 minutes and
-# 6 GiB; LARGE_N=25000 for a shorter run). Everything runs on 127.0.0.1 and
-# stops by itself.
+# 100,000-order set (2.5 GB of JSON in a temp folder: generating it takes
+# under a minute, the sandbox on it peaks near 5 GiB; LARGE_N=25000 for a
+# shorter run). The micro-benchmarks include BenchmarkGenerate25k, the
+# generation of 25,000 products and orders. Everything runs on 127.0.0.1
+# and stops by itself.
 BENCHTIME ?= 2s
 WRKTIME   ?= 5s
 LARGE_N   ?= 100000

@@ -10,64 +10,89 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// derived collects the records that follow from the generated orders,
-// already encoded (see gen.raw), in order.
-type derived struct {
-	inv, dn, pp, hist, moves []any
-	n                        map[string]int
+// counters number the documents and stock movements: how many were made
+// before an order.
+type counters struct{ paid, delivered, moves int }
+
+func (c counters) plus(o counters) counters {
+	return counters{c.paid + o.paid, c.delivered + o.delivered, c.moves + o.moves}
 }
 
-// deriveOrder adds the documents, stock movements and history entries
-// that follow from one generated order; orders are derived as they are
-// made, so no order needs to stay in memory as a decoded document.
-func (g *gen) deriveOrder(o map[string]any) {
-	d := &g.der
-	if d.n == nil {
-		d.n = map[string]int{}
+func (c counters) times(n int) counters {
+	return counters{c.paid * n, c.delivered * n, c.moves * n}
+}
+
+// shapeOf counts what deriveOrder makes of an order: an invoice and a
+// proof of payment when it is paid, a delivery note and a stock movement
+// per product item when it is paid and not cancelled. A generated order
+// has its template's shape.
+func shapeOf(o map[string]any) counters {
+	if o["paid"] != true {
+		return counters{}
 	}
-	code := func(kind, base string) string {
-		d.n[kind]++
-		return fmt.Sprintf("2026%s%05d", base, d.n[kind])
+	if str(obj(o["status"])["id"]) == "-4" {
+		return counters{paid: 1}
 	}
+	c := counters{paid: 1, delivered: 1}
+	for _, it := range list(o["items"]) {
+		if movesStock(obj(it)) {
+			c.moves++
+		}
+	}
+	return c
+}
+
+func movesStock(im map[string]any) bool {
+	return (im["itemType"] == "product" || im["itemType"] == "bazar") && str(im["code"]) != ""
+}
+
+func docCode(base string, n int) string { return fmt.Sprintf("2026%s%05d", base, n) }
+
+// deriveOrder adds to out the documents, stock movements and history
+// entry that follow from order number i; ctr holds the numbers used
+// before it and is advanced past it.
+func (g *gen) deriveOrder(o map[string]any, i int, ctr *counters, out *orderChunk) {
+	inv, dn, pp, hist, moves := &out[1], &out[2], &out[3], &out[4], &out[5]
+	shape := shapeOf(o)
+	defer func() { *ctr = ctr.plus(shape) }()
 	day := str(o["creationTime"])
 	if len(day) > 10 {
 		day = day[:10]
 	}
-	canceled := str(obj(o["status"])["id"]) == "-4"
-	d.hist = append(d.hist, g.raw(map[string]any{"id": len(d.hist) + 1, "orderCode": o["code"], "creationTime": o["creationTime"], "system": true,
-		"type": "order-created", "text": "Objednávka vytvořena.", "user": nil}))
-	if o["paid"] != true {
+	hist.record(map[string]any{"id": i + 1, "orderCode": o["code"], "creationTime": o["creationTime"], "system": true,
+		"type": "order-created", "text": "Objednávka vytvořena.", "user": nil}, idFields["order-history"])
+	if shape.paid == 0 {
 		return
 	}
-	icode := code("inv", "1")
+	icode := docCode("1", ctr.paid+1)
 	invoice := docOf(o, icode, day)
 	invoice["taxDate"], invoice["proformaInvoiceCodes"] = day, []any{}
-	ppcode := code("pp", "5")
+	ppcode := docCode("5", ctr.paid+1)
 	proof := proofOf(o, ppcode, day, icode)
 	invoice["proofPayments"] = []any{map[string]any{"code": ppcode, "vatBreakdown": proof["vatBreakdown"]}}
-	d.inv, d.pp = append(d.inv, g.raw(invoice)), append(d.pp, g.raw(proof))
-	if canceled {
+	inv.record(invoice, idFields["invoices"])
+	pp.record(proof, idFields["proof-payments"])
+	if shape.delivered == 0 {
 		return
 	}
-	d.dn = append(d.dn, g.raw(deliveryOf2(o, code("dn", "3"), day)))
+	dn.record(deliveryOf2(o, docCode("3", ctr.delivered+1), day), idFields["delivery-notes"])
+	n := ctr.moves
 	for _, it := range list(o["items"]) {
 		im := obj(it)
-		if (im["itemType"] != "product" && im["itemType"] != "bazar") || str(im["code"]) == "" {
+		if !movesStock(im) {
 			continue
 		}
+		n++
 		amt, _ := decimal.NewFromString(str(im["amount"]))
-		d.moves = append(d.moves, g.raw(map[string]any{"id": len(d.moves) + 1, "productCode": im["code"], "productGuid": im["productGuid"],
+		moves.record(map[string]any{"id": n, "productCode": im["code"], "productGuid": im["productGuid"],
 			"historicalProductGuid": nil, "amountChange": amt.Neg().StringFixed(3), "actualAmount": "10.000", "sumAmount": "20.000",
-			"changeTime": o["creationTime"], "changedBy": "API", "orderCode": o["code"], "_stockId": 1}))
+			"changeTime": o["creationTime"], "changedBy": "API", "orderCode": o["code"], "_stockId": 1}, idFields["stock-movements"])
 	}
 }
 
-// derive files what deriveOrder collected and points the remaining files'
-// references at generated records.
+// derive empties the documents tied to template orders and points the
+// remaining files' references at generated records.
 func (g *gen) derive() {
-	d := &g.der
-	g.files["invoices"], g.files["delivery-notes"], g.files["proof-payments"] = orEmpty(d.inv), orEmpty(d.dn), orEmpty(d.pp)
-	g.files["order-history"], g.files["stock-movements"] = orEmpty(d.hist), orEmpty(d.moves)
 	// Documents and shipments tied to template orders have no generated
 	// counterpart; the lists start empty.
 	for _, f := range []string{"credit-notes", "proforma-invoices", "shipments"} {
@@ -131,7 +156,9 @@ func customerOf(o map[string]any) map[string]any {
 	return map[string]any{"guid": o["customerGuid"], "email": o["email"], "phone": o["phone"], "remark": remark}
 }
 
-// docOf is an invoice of an order in the reference's detail shape.
+// docOf is an invoice of an order in the reference's detail shape. The
+// documents share values with their order: they are encoded and dropped,
+// never changed.
 func docOf(o map[string]any, code, day string) map[string]any {
 	var items []any
 	for _, it := range list(o["items"]) {
@@ -140,7 +167,7 @@ func docOf(o map[string]any, code, day string) map[string]any {
 		for _, k := range []string{"additionalField", "amount", "amountUnit", "brand", "code", "displayPrices", "itemId", "itemPrice",
 			"itemPriceVatBreakdown", "itemType", "name", "priceRatio", "productGuid", "purchasePrice", "remark", "specificSurchargeParameters",
 			"surchargeParameters", "unitPrice", "variantName", "weight", "consumptionTax", "recyclingFee"} {
-			di[k] = clone(im[k])
+			di[k] = im[k]
 		}
 		items = append(items, di)
 	}
@@ -149,9 +176,9 @@ func docOf(o map[string]any, code, day string) map[string]any {
 	return map[string]any{
 		"code": code, "orderCode": o["code"], "isValid": true, "creationTime": ts, "changeTime": ts, "dueDate": day,
 		"varSymbol": vs, "constSymbol": "0308", "specSymbol": nil, "paid": o["paid"], "billingMethod": o["billingMethod"],
-		"billingAddress": clone(o["billingAddress"]), "deliveryAddress": clone(o["deliveryAddress"]), "addressesEqual": o["addressesEqual"],
+		"billingAddress": o["billingAddress"], "deliveryAddress": o["deliveryAddress"], "addressesEqual": o["addressesEqual"],
 		"customer": customerOf(o), "documentRemark": nil, "eshop": map[string]any{"bankAccount": "2900123456/2010", "iban": nil, "bic": nil, "vatPayer": true},
-		"vatPayer": true, "vatMode": o["vatMode"], "items": orEmpty(items), "price": clone(o["price"]), "weight": nil, "completePackageWeight": nil,
+		"vatPayer": true, "vatMode": o["vatMode"], "items": orEmpty(items), "price": o["price"], "weight": nil, "completePackageWeight": nil,
 	}
 }
 
@@ -167,7 +194,7 @@ func deliveryOf2(o map[string]any, code, day string) map[string]any {
 	}
 	ts := day + "T10:30:00+0100"
 	return map[string]any{"code": code, "orderCode": o["code"], "isValid": true, "creationTime": ts, "changeTime": ts,
-		"billingAddress": clone(o["billingAddress"]), "deliveryAddress": clone(o["deliveryAddress"]), "addressesEqual": o["addressesEqual"],
+		"billingAddress": o["billingAddress"], "deliveryAddress": o["deliveryAddress"], "addressesEqual": o["addressesEqual"],
 		"customer": customerOf(o), "documentRemark": nil, "items": orEmpty(items)}
 }
 

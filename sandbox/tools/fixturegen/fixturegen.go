@@ -11,7 +11,6 @@
 package fixturegen
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha1"
 	"encoding/hex"
@@ -21,11 +20,11 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
-	"github.com/tidwall/gjson"
-
+	"github.com/eshop-sandbox/sandbox/sandbox/app/seed"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/crud"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/registry"
 )
@@ -37,6 +36,13 @@ type Options struct {
 	Orders    int
 	Customers int
 	Seed      uint64 // 0 means 1
+	// Workers make products and orders in parallel (0: GOMAXPROCS);
+	// the files written do not depend on it.
+	Workers int
+	// Stamp writes the folder's stamp (seed.StampFile) for the files
+	// written, so that starts skip checking them: the records are valid
+	// by construction, and the tests check generated sets in full.
+	Stamp bool
 }
 
 // Summary counts what was written.
@@ -57,11 +63,15 @@ type gen struct {
 	files map[string]any
 
 	tplProducts, tplCustomers, tplOrders []map[string]any
-	customers                            []map[string]any
+	// The templates prepared for the product and order workers.
+	preProducts, preOrders []*prepared
+	customers              []map[string]any
 	// orderCodes are the codes of the first generated orders (one per
-	// template order, for remap); the orders themselves are kept encoded.
+	// template order, for remap).
 	orderCodes []string
-	der        derived
+	// written is what the stamp needs of every file written.
+	written []seed.WrittenFile
+	sum     *Summary
 
 	// editions[t][s] is edition s of template product t: its GUID and the
 	// codes of its variants (template code -> edition code).
@@ -93,11 +103,31 @@ func Generate(src fs.FS, dir string, opt Options) (*Summary, error) {
 	if opt.Customers < 1 || opt.Orders < 0 {
 		return nil, fmt.Errorf("--customers must be at least 1 and --orders at least 0")
 	}
-	g.makeProducts()
+	out := filepath.Join(dir, "eshops", Eshop)
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, err
+	}
+	g.sum = &Summary{Dir: dir, Count: map[string]int{}}
+	g.makeEditions()
 	g.makeCustomers()
-	g.makeOrders()
+	// Products and orders (with the records that follow from them) are
+	// made by parallel workers and streamed to their files in order.
+	if err := g.writeProducts(dir); err != nil {
+		return nil, err
+	}
+	if err := g.writeOrders(dir); err != nil {
+		return nil, err
+	}
 	g.derive()
-	return g.write(dir)
+	if err := g.write(dir); err != nil {
+		return nil, err
+	}
+	if opt.Stamp {
+		if err := seed.WriteStamp(dir, g.written); err != nil {
+			return nil, err
+		}
+	}
+	return g.sum, nil
 }
 
 func (g *gen) read(src fs.FS) error {
@@ -154,78 +184,78 @@ func (g *gen) next(kind string, floor int64) int64 {
 	return g.nextID[kind]
 }
 
-func (g *gen) write(dir string) (*Summary, error) {
-	out := filepath.Join(dir, "eshops", Eshop)
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return nil, err
-	}
+// write writes the files not streamed yet, in name order.
+func (g *gen) write(dir string) error {
 	names := make([]string, 0, len(g.files))
 	for n := range g.files {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	sum := &Summary{Dir: dir, Count: map[string]int{}}
 	for _, n := range names {
-		if err := writeFile(filepath.Join(out, n+".json"), g.files[n], idFields[n]); err != nil {
-			return nil, fmt.Errorf("%s: %w", n, err)
-		}
-		sum.Files++
-		if l, ok := g.files[n].([]any); ok {
-			sum.Count[n] = len(l)
+		if err := g.writeFile(dir, n, g.files[n]); err != nil {
+			return fmt.Errorf("%s: %w", n, err)
 		}
 		// The written document is not needed again: let it go before the
 		// next (possibly larger) file is encoded.
 		delete(g.files, n)
 	}
-	return sum, nil
+	return nil
+}
+
+// done notes a closed file in the summary and for the stamp.
+func (g *gen) done(name string, n int, list bool, f seed.WrittenFile, err error) error {
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	g.sum.Files++
+	if list {
+		g.sum.Count[name] = n
+	}
+	g.written = append(g.written, f)
+	return nil
 }
 
 // writeFile writes v as JSON. A non-empty top-level array goes out in
 // the line layout (seed.StampFile): "[", then one compact record per
-// line, then "]", streamed record by record through a buffered file
-// instead of building the whole document (gigabytes for large sets) in
-// memory. Compact records take a third less room than indented ones, and
-// the layout lets a start split the file at its line breaks. Anything
-// else is indented.
-func writeFile(path string, v any, idField string) (err error) {
-	f, err := os.Create(path)
+// line with its identifier first, then "]". Compact records take a third
+// less room than indented ones, and the layout lets a start split the
+// file at its line breaks. Anything else is indented.
+func (g *gen) writeFile(dir, name string, v any) error {
+	fw, err := createFile(dir, name)
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}()
-	w := bufio.NewWriterSize(f, 1<<20)
 	l, isList := v.([]any)
 	if !isList || len(l) == 0 {
-		enc := json.NewEncoder(w)
+		enc := json.NewEncoder(fw.w)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(v); err != nil {
-			return err
-		}
-		return w.Flush()
+		fw.err = enc.Encode(v)
+		f, err := fw.close()
+		return g.done(name, len(l), isList, f, err)
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	w.WriteString("[\n")
-	for i, x := range l {
-		b.Reset()
-		if err := enc.Encode(x); err != nil {
-			return err
+	lw := &listWriter{fileWriter: fw}
+	b := &batch{}
+	objects := true
+	for _, x := range l {
+		if m, ok := x.(map[string]any); ok {
+			b.record(m, idFields[name])
+			continue
 		}
-		w.Write(idFirst(bytes.TrimSuffix(b.Bytes(), []byte("\n")), idField))
-		if i < len(l)-1 {
-			w.WriteString(",\n")
-		} else {
-			w.WriteString("\n")
-		}
+		// Not a record: written as it is (the loader refuses it).
+		objects = false
+		b.buf, b.err = appendValue(b.buf, x)
+		b.buf = append(b.buf, ',', '\n')
+		b.n++
 	}
-	w.WriteString("]\n")
-	return w.Flush()
+	if b.err != nil {
+		fw.close()
+		return b.err
+	}
+	lw.add(b)
+	f, err := lw.close()
+	f.Lines = f.Lines && objects
+	return g.done(name, lw.n, true, f, err)
 }
 
 // idFields names each collection file's identifier field.
@@ -239,44 +269,56 @@ var idFields = func() map[string]string {
 	return out
 }()
 
-// idFirst moves a compact record's identifier field to the front, where
-// a start finds it without reading through the record.
-func idFirst(rec []byte, field string) []byte {
-	v := gjson.GetBytes(rec, field)
-	key := `"` + field + `":`
-	if field == "" || !v.Exists() || v.Index <= len(key)+1 {
-		return rec
-	}
-	start, end := v.Index-len(key), v.Index+len(v.Raw)
-	if string(rec[start:v.Index]) != key {
-		return rec
-	}
-	// Drop the field and the comma on one side of it.
-	if rec[end] == ',' {
-		end++
-	} else {
-		start--
-	}
-	out := make([]byte, 0, len(rec)+1)
-	out = append(out, '{')
-	out = append(out, key...)
-	out = append(out, v.Raw...)
-	out = append(out, ',')
-	out = append(out, rec[1:start]...)
-	out = append(out, rec[end:]...)
-	return out
+// prepared is a template record made ready to be copied many times:
+// the fields the maker changes inside (deep) are deep-copied for every
+// copy, the fields it reads or replaces (shared) are the template's, and
+// every other field is encoded once and written as it is, instead of
+// being copied and encoded again for every record made of the template.
+type prepared struct {
+	fields map[string]any
+	deep   map[string]bool
+	keys   []string // sorted
+	// The variants of a product, the items of an order, prepared.
+	variants, items []*prepared
 }
 
-// raw encodes a generated record as soon as it is complete: a compact
-// json.RawMessage takes a fraction of the memory of the decoded map.
-func (g *gen) raw(v any) json.RawMessage {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		panic(fmt.Sprintf("fixturegen: encode generated record: %v", err))
+func prepare(rec map[string]any, deep, shared []string) *prepared {
+	p := &prepared{fields: make(map[string]any, len(rec)), deep: map[string]bool{}}
+	for _, k := range deep {
+		p.deep[k] = true
 	}
-	return json.RawMessage(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+	for k := range rec {
+		p.keys = append(p.keys, k)
+	}
+	slices.Sort(p.keys)
+	for k, v := range rec {
+		switch {
+		case p.deep[k] || slices.Contains(shared, k):
+			p.fields[k] = v
+		default:
+			raw, err := appendValue(nil, v)
+			if err != nil {
+				// Not encodable: kept as it is, for the error to surface
+				// where the record is written.
+				p.fields[k] = v
+				continue
+			}
+			p.fields[k] = json.RawMessage(raw)
+		}
+	}
+	return p
+}
+
+// copy is a new record of the template.
+func (p *prepared) copy() map[string]any {
+	m := make(map[string]any, len(p.fields))
+	for k, v := range p.fields {
+		if p.deep[k] {
+			v = clone(v)
+		}
+		m[k] = v
+	}
+	return m
 }
 
 // JSON helpers over decoded documents.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/tidwall/gjson"
@@ -97,6 +98,45 @@ func TestDeterministic(t *testing.T) {
 	c := generate(t, opt)
 	if bytes.Equal(read(t, a, "customers"), read(t, c, "customers")) {
 		t.Fatal("another seed wrote the same customers")
+	}
+}
+
+// TestWorkersWriteTheSameFiles: products and orders are made by parallel
+// workers in chunks; one worker and many write byte-identical files.
+func TestWorkersWriteTheSameFiles(t *testing.T) {
+	opt := fixturegen.Options{Products: 700, Orders: 650, Customers: 30, Workers: 1}
+	one := generate(t, opt)
+	opt.Workers = 5
+	many := generate(t, opt)
+	entries, err := os.ReadDir(filepath.Join(one, "eshops", fixturegen.Eshop))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		f := strings.TrimSuffix(e.Name(), ".json")
+		if !bytes.Equal(read(t, one, f), read(t, many, f)) {
+			t.Errorf("%s differs between 1 and 5 workers", e.Name())
+		}
+	}
+	if len(entries) < 40 {
+		t.Fatalf("only %d files", len(entries))
+	}
+	// Documents and movements are numbered in order across the chunks.
+	for file, path := range map[string]string{"invoices": "#.code", "delivery-notes": "#.code", "proof-payments": "#.code",
+		"stock-movements": "#.id", "order-history": "#.id"} {
+		ids := gjson.GetBytes(read(t, many, file), path).Array()
+		if len(ids) < 100 {
+			t.Fatalf("%s: only %d records", file, len(ids))
+		}
+		for i, id := range ids {
+			n := id.Int()
+			if file != "stock-movements" && file != "order-history" {
+				n = id.Int() % 100000
+			}
+			if n != int64(i+1) {
+				t.Fatalf("%s: record %d numbered %s", file, i+1, id.Raw)
+			}
+		}
 	}
 }
 

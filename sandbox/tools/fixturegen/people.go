@@ -74,55 +74,142 @@ func (g *gen) makeCustomers() {
 	g.files["customers"] = anyList(g.customers)
 }
 
-// makeOrders writes Orders orders, each a template order re-addressed to
-// a generated customer (guests stay guests) and to generated editions of
-// its products; prices and totals are the template's, so they stay exact.
-func (g *gen) makeOrders() {
+// orderFiles are the files written with the orders, in orderChunk's
+// order.
+var orderFiles = [...]string{"orders", "invoices", "delivery-notes", "proof-payments", "order-history", "stock-movements"}
+
+// orderChunk is what a worker made of a run of orders: the orders and
+// the records that follow from them, by orderFiles.
+type orderChunk [len(orderFiles)]batch
+
+// writeOrders makes Orders orders in parallel and streams them, with the
+// records that follow from them (see deriveOrder), to their files in
+// order. Every order is a template order re-addressed to a generated
+// customer (guests stay guests) and to generated editions of its
+// products; prices and totals are the template's, so they stay exact.
+func (g *gen) writeOrders(dir string) error {
 	byTplCustomer := map[string]bool{}
 	for _, c := range g.tplCustomers {
 		byTplCustomer[str(c["guid"])] = true
 	}
-	orders := make([]any, 0, g.opt.Orders)
-	for i := 0; i < g.opt.Orders; i++ {
-		t, s := i%len(g.tplOrders), i/len(g.tplOrders)
-		o := clone(g.tplOrders[t]).(map[string]any)
-		delete(o, "_translations")
-		code := fmt.Sprintf("2026%06d", i+1)
-		o["code"], o["guid"] = code, g.uid("order", i)
-		o["adminUrl"] = fmt.Sprintf("{eshop_url}/admin/orders/%s/", code)
-		o["paymentTransactions"], o["onlinePaymentLink"], o["externalCode"] = []any{}, nil, nil
-		if byTplCustomer[str(o["customerGuid"])] {
-			c := g.customers[i%len(g.customers)]
-			acc := obj(list(c["accounts"])[0])
-			o["customerGuid"], o["email"], o["phone"] = c["guid"], acc["email"], acc["phone"]
-			o["billingAddress"] = clone(c["billingAddress"])
-			if o["addressesEqual"] == true || o["deliveryAddress"] == nil {
-				o["deliveryAddress"] = deliveryOf(obj(c["billingAddress"]))
+	for i := 0; i < min(g.opt.Orders, len(g.tplOrders)); i++ {
+		g.orderCodes = append(g.orderCodes, orderCode(i))
+	}
+	// The numbers of the documents and movements before each template
+	// order in one pass over the templates, so that any run of orders
+	// can be made on its own.
+	T := len(g.tplOrders)
+	before := make([]counters, T+1)
+	for t, o := range g.tplOrders {
+		before[t+1] = before[t].plus(shapeOf(o))
+	}
+	// Orders change their items; deriveOrder reads the fields named here.
+	for _, o := range g.tplOrders {
+		pre := prepare(o, nil, []string{"code", "guid", "adminUrl", "paymentTransactions", "items",
+			"onlinePaymentLink", "externalCode", "customerGuid", "email", "phone", "billingAddress", "deliveryAddress", "addressesEqual",
+			"creationTime", "status", "paid", "billingMethod", "vatMode", "price", "notes", "language"})
+		// Items get new codes and GUIDs; deriveOrder reads these fields
+		// of them and copies the others into documents as they are.
+		for _, it := range list(o["items"]) {
+			pre.items = append(pre.items, prepare(obj(it), nil, []string{"code", "productGuid", "itemType", "amount", "itemPrice"}))
+		}
+		g.preOrders = append(g.preOrders, pre)
+	}
+	var lws [len(orderFiles)]*listWriter
+	for k, name := range orderFiles {
+		fw, err := createFile(dir, name)
+		if err != nil {
+			for _, lw := range lws[:k] {
+				lw.close()
+			}
+			return err
+		}
+		lws[k] = &listWriter{fileWriter: fw}
+	}
+	err := pipeline(g.opt.Orders, chunkSize, g.opt.Workers, func(lo, hi int) *orderChunk {
+		out := &orderChunk{}
+		if T == 0 {
+			return out
+		}
+		ctr := before[T].times(lo / T).plus(before[lo%T])
+		for i := lo; i < hi; i++ {
+			o := g.order(i, byTplCustomer)
+			g.deriveOrder(o, i, &ctr, out)
+			// Encoded in their templates' key order.
+			pre := g.preOrders[i%T]
+			for j, it := range list(o["items"]) {
+				list(o["items"])[j] = ordered{obj(it), pre.items[j].keys}
+			}
+			out[0].recordOrdered(o, idFields["orders"], pre.keys)
+		}
+		return out
+	}, func(c *orderChunk) error {
+		for k := range c {
+			if c[k].err != nil {
+				return c[k].err
+			}
+			lws[k].add(&c[k])
+			if lws[k].err != nil {
+				return lws[k].err
 			}
 		}
-		for _, it := range list(o["items"]) {
-			im := obj(it)
-			if tcode := str(im["code"]); tcode != "" {
-				if c, ok := g.editionCode(tcode, s); ok {
-					im["code"] = c
-					if pt, ok := g.byCode[tcode]; ok {
-						eds := g.editions[pt]
-						ed := eds[0]
-						if s < len(eds) {
-							ed = eds[s]
-						}
-						im["productGuid"] = ed.guid
+		return nil
+	})
+	for k, lw := range lws {
+		f, cerr := lw.close()
+		if err == nil {
+			err = g.done(orderFiles[k], lw.n, true, f, cerr)
+		}
+		delete(g.files, orderFiles[k])
+	}
+	return err
+}
+
+func orderCode(i int) string { return fmt.Sprintf("2026%06d", i+1) }
+
+// order makes order number i.
+func (g *gen) order(i int, byTplCustomer map[string]bool) map[string]any {
+	t, s := i%len(g.tplOrders), i/len(g.tplOrders)
+	pre := g.preOrders[t]
+	o := pre.copy()
+	delete(o, "_translations")
+	if o["items"] != nil {
+		items := make([]any, len(pre.items))
+		for j, it := range pre.items {
+			items[j] = it.copy()
+		}
+		o["items"] = items
+	}
+	code := orderCode(i)
+	o["code"], o["guid"] = code, g.uid("order", i)
+	o["adminUrl"] = fmt.Sprintf("{eshop_url}/admin/orders/%s/", code)
+	o["paymentTransactions"], o["onlinePaymentLink"], o["externalCode"] = []any{}, nil, nil
+	if byTplCustomer[str(o["customerGuid"])] {
+		c := g.customers[i%len(g.customers)]
+		acc := obj(list(c["accounts"])[0])
+		o["customerGuid"], o["email"], o["phone"] = c["guid"], acc["email"], acc["phone"]
+		o["billingAddress"] = clone(c["billingAddress"])
+		if o["addressesEqual"] == true || o["deliveryAddress"] == nil {
+			o["deliveryAddress"] = deliveryOf(obj(c["billingAddress"]))
+		}
+	}
+	for _, it := range list(o["items"]) {
+		im := obj(it)
+		if tcode := str(im["code"]); tcode != "" {
+			if c, ok := g.editionCode(tcode, s); ok {
+				im["code"] = c
+				if pt, ok := g.byCode[tcode]; ok {
+					eds := g.editions[pt]
+					ed := eds[0]
+					if s < len(eds) {
+						ed = eds[s]
 					}
+					im["productGuid"] = ed.guid
 				}
 			}
 		}
-		g.deriveOrder(o)
-		if len(g.orderCodes) < len(g.tplOrders) {
-			g.orderCodes = append(g.orderCodes, str(o["code"]))
-		}
-		orders = append(orders, g.raw(o))
 	}
-	g.files["orders"] = orders
+	return o
 }
 
 func deliveryOf(b map[string]any) map[string]any {
