@@ -116,6 +116,14 @@ func appendFloat(b []byte, f float64) []byte {
 
 const hexDigits = "0123456789abcdef"
 
+// AppendString appends a JSON string as Encode writes it (for writers of
+// records outside crud, such as the fixture generator).
+func AppendString(b []byte, s string) []byte { return appendString(b, s) }
+
+// ValidNumber reports whether s is a JSON number literal, as Encode
+// checks a json.Number.
+func ValidNumber(s string) bool { return validNumber(s) }
+
 // appendString writes a JSON string the way encoding/json does without
 // HTML escaping: quotes, backslashes and control characters escaped,
 // invalid UTF-8 as \ufffd, U+2028 and U+2029 escaped.
