@@ -76,6 +76,13 @@ func (b *bench) run(large string, largeN int) ([]row, error) {
 		return rows, err
 	}
 	rows = append(rows, b.webhooks()...)
+	more, err = b.large(large, largeN)
+	return append(rows, more...), err
+}
+
+// large generates the large set (unless large names one) and measures it.
+func (b *bench) large(large string, largeN int) ([]row, error) {
+	var rows []row
 	if largeN <= 0 && large == "" {
 		return rows, nil
 	}
@@ -96,8 +103,32 @@ func (b *bench) run(large string, largeN int) ([]row, error) {
 			generateTarget(largeN), "wall clock, stamped, written to a temp folder"})
 		large = dir
 	}
-	more, err = b.largeSet(large, largeN)
+	more, err := b.largeSet(large, largeN)
 	return append(rows, more...), err
+}
+
+// writesOnly measures POST /api/orders alone, at each concurrency level,
+// on a fresh sandbox with the default fixtures.
+func (b *bench) writesOnly() ([]row, error) {
+	p, err := start(b.bin)
+	if err != nil {
+		return nil, err
+	}
+	defer p.stop()
+	order, err := orderBody(p.base)
+	if err != nil {
+		return nil, err
+	}
+	var rows []row
+	for _, c := range b.conc {
+		w := load(c, b.duration, post(p.base+"/api/orders", token, func(int) []byte { return order }))
+		target := ""
+		if c == 8 {
+			target = ">= 2000 orders/s"
+		}
+		rows = append(rows, row{fmt.Sprintf("POST /api/orders (201), c=%d", c), fmt.Sprintf("%.0f req/s", w.rps), target, fmt.Sprintf("p50 %s p99 %s, %d errors", ms(w.p50), ms(w.p99), w.errors)})
+	}
+	return rows, nil
 }
 
 // generateTarget is issue 27's bound on generating n products and n
@@ -244,7 +275,21 @@ func (b *bench) largeSet(dir string, n int) ([]row, error) {
 		return rows, err
 	}
 	defer p.stop()
-	rows = append(rows, row{fmt.Sprintf("start to first 200 (%s)", filepath.Base(dir)), ms(startup), "< 2 s", fmt.Sprintf("%d products and orders, one start", n)})
+	startTarget, memTarget := "< 1 s warm", "< 1 GiB"
+	if n <= 25000 {
+		startTarget, memTarget = "< 250 ms", "< 250 MiB"
+	}
+	rows = append(rows, row{fmt.Sprintf("start to first 200 (%s)", filepath.Base(dir)), ms(startup), startTarget, fmt.Sprintf("%d products and orders, one start (the set was just written: warm)", n)})
+	// The large collections are packed in the background after the start
+	// (GET /_sandbox/health says packing): the resident memory that
+	// matters is what the sandbox holds after that.
+	packed, err := waitPacked(p.base, startup, 10*time.Minute)
+	if err != nil {
+		return rows, err
+	}
+	if rss, e := p.rss(); e == nil {
+		rows = append(rows, row{"resident memory after packing (large set)", mib(rss), memTarget, fmt.Sprintf("packing done %s after the start", ms(packed))})
+	}
 	var orders struct {
 		Paginator struct{ TotalCount, PageCount int } `json:"paginator"`
 	}
@@ -265,7 +310,29 @@ func (b *bench) largeSet(dir string, n int) ([]row, error) {
 		row{"GET /api/orders page 1 (large set)", ms(first.p50), "", fmt.Sprintf("p99 %s", ms(first.p99))},
 		row{fmt.Sprintf("GET /api/orders page %d (large set)", deep), ms(far.p50), "<= 2x page 1", fmt.Sprintf("%.2fx page 1, p99 %s", float64(far.p50)/float64(first.p50), ms(far.p99))})
 	if rss, e := p.peakRSS(); e == nil {
-		rows = append(rows, row{"peak RSS (large set)", mib(rss), "", ""})
+		rows = append(rows, row{"peak RSS (large set)", mib(rss), "", "the records as read, before packing"})
 	}
 	return rows, nil
+}
+
+// waitPacked polls the health report until it no longer says packing and
+// returns how long after the start that was (startup: when it first
+// answered).
+func waitPacked(base string, startup, limit time.Duration) (time.Duration, error) {
+	t0 := time.Now()
+	for {
+		var h struct {
+			Packing bool `json:"packing"`
+		}
+		if _, err := fetch(base, "/_sandbox/health", &h); err != nil {
+			return 0, err
+		}
+		if !h.Packing {
+			return startup + time.Since(t0), nil
+		}
+		if time.Since(t0) > limit {
+			return 0, fmt.Errorf("still packing after %s", limit)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }

@@ -48,6 +48,8 @@ func main() {
 		health   = flag.Bool("health-only", false, "measure only health under 500 keep-alive clients")
 		reads    = flag.Bool("reads-only", false, "run only the read comparison: the product GET and the order list of 100 against bare net/http, with the own generator and with wrk")
 		rounds   = flag.Int("read-rounds", 1, "times the read comparison alternates bare and sandbox (the mean is reported, and each round's ratio)")
+		largeOne = flag.Bool("large-only", false, "measure only the large set (generated unless -large names one): generation, start, memory after packing, deep pages")
+		writes   = flag.Bool("writes-only", false, "measure only POST /api/orders at each -concurrency level")
 		wrkDur   = flag.Duration("wrk-duration", 5*time.Second, "length of each run of the read comparison, wrk's -d (whole seconds) and the own generator's alike")
 	)
 	flag.Parse()
@@ -63,11 +65,16 @@ func main() {
 	b := &bench{bin: *bin, duration: *duration, wrkDuration: *wrkDur, readRounds: *rounds, conc: conc, startups: *runs}
 	var rows []row
 	var err error
-	if *health || *reads {
-		if *health {
+	if *health || *reads || *largeOne || *writes {
+		switch {
+		case *health:
 			rows, err = b.healthOnly()
-		} else {
+		case *reads:
 			rows, err = b.readsOnly()
+		case *largeOne:
+			rows, err = b.large(*large, *largeN)
+		default:
+			rows, err = b.writesOnly()
 		}
 		printTable(rows)
 		if err != nil {

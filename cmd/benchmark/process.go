@@ -71,19 +71,25 @@ func start(bin string, args ...string) (*proc, error) {
 }
 
 // peakRSS reads the process's high-water resident set size.
-func (p *proc) peakRSS() (int64, error) {
+func (p *proc) peakRSS() (int64, error) { return p.memory("VmHWM") }
+
+// rss is the process's resident memory now.
+func (p *proc) rss() (int64, error) { return p.memory("VmRSS") }
+
+// memory reads a size field (in kB) of the process's /proc status.
+func (p *proc) memory(field string) (int64, error) {
 	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
 	if err != nil {
 		return 0, err
 	}
 	for _, line := range strings.Split(string(raw), "\n") {
-		if strings.HasPrefix(line, "VmHWM:") {
+		if strings.HasPrefix(line, field+":") {
 			f := strings.Fields(line)
 			kb, err := strconv.ParseInt(f[1], 10, 64)
 			return kb * 1024, err
 		}
 	}
-	return 0, fmt.Errorf("no VmHWM")
+	return 0, fmt.Errorf("no %s", field)
 }
 
 func (p *proc) stop() {

@@ -91,3 +91,45 @@ func TestCompactPacksAndReadsBack(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkGetSeeded reads seeded records as attached and packed: the
+// cost packing adds to a read that misses the render caches.
+func BenchmarkGetSeeded(b *testing.B) {
+	for _, packed := range []bool{false, true} {
+		b.Run(fmt.Sprintf("packed=%v", packed), func(b *testing.B) {
+			s, err := Open(Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			const n = 2000
+			ids := make([]string, n)
+			docs := make([][]byte, n)
+			for i := range ids {
+				ids[i] = fmt.Sprintf("r%d", i)
+				docs[i] = []byte(fmt.Sprintf(`{"code":"%08d","status":{"id":%d,"name":"Vyřizuje se"},"items":[%s],"notes":"%s"}`,
+					i, i%5, strings.Repeat(fmt.Sprintf(`{"code":"C%05d","amount":"1.000","price":{"withVat":"%d.00","vatRate":"21.00"}},`, i, i%300), 30)+`{}`,
+					strings.Repeat("Deliver to the back door. ", 40)))
+			}
+			if err := s.Update(func(tx *Tx) error { return tx.Attach(1, "orders", ids, docs) }); err != nil {
+				b.Fatal(err)
+			}
+			if packed {
+				if _, err := s.Compact(0); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.SetBytes(int64(len(docs[0])))
+			b.ReportAllocs()
+			b.ResetTimer()
+			i := 0
+			for b.Loop() {
+				_ = s.View(func(tx *Tx) error {
+					_, err := tx.Get(1, "orders", ids[i%n])
+					return err
+				})
+				i++
+			}
+		})
+	}
+}
