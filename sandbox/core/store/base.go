@@ -142,11 +142,26 @@ func (t *Tx) baseGet(prefix, key, id string) ([]byte, bool, error) {
 	if b.pack == nil {
 		return withMeta(b.docs[i], seq, time.Time{}), true, nil
 	}
-	doc, err := b.doc(nil, i)
+	// Decoded right after the metadata, whose comma then takes the place
+	// of the record's opening brace: one copy of the record, not two.
+	head := append(make([]byte, 0, 8*len(b.docs[i])+32), seqPrefix...)
+	head = strconv.AppendInt(head, seq, 10)
+	out, err := b.doc(head, i)
 	if err != nil {
 		return nil, false, fmt.Errorf("store: unpack %s: %w", key, err)
 	}
-	return withMeta(doc, seq, time.Time{}), true, nil
+	rec := out[len(head):]
+	switch {
+	case len(rec) < 2 || rec[0] != '{':
+		return nil, false, fmt.Errorf("store: unpack %s: not a JSON object", key)
+	case rec[1] == '}':
+		out = append(out[:len(head)], '}')
+	case rec[1] == '"':
+		out[len(head)] = ','
+	default: // space after the brace: as withMeta writes it
+		out = withMeta(rec, seq, time.Time{})
+	}
+	return out, true, nil
 }
 
 // bury hides the base copy of a record, if there is one.
