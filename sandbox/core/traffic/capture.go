@@ -38,10 +38,19 @@ func (c *capture) truncated() bool { return c.total > int64(c.body.Len()) }
 // tappedWriter is the ResponseWriter the middleware hands down: it passes
 // everything through and remembers the status, the headers as sent and
 // the first bytes of the body.
+//
+// The headers as sent are the writer's own map, kept without a copy:
+// once the status is written nothing the server runs changes it (a change
+// would not reach the wire anyway), and net/http sends its own snapshot.
+// Copying it cost three allocations and half a kilobyte per call. Should
+// a handler ask for the map again after the status (see Header), or the
+// call panic on its way to the recoverer (see Tap.observe), the record
+// takes its copy first, so it still shows what was sent.
 type tappedWriter struct {
 	http.ResponseWriter
 	status int
 	header http.Header
+	owned  bool // header is the tap's own copy
 	body   capture
 	call   *api.Call // the server's call, which marks shared bytes
 }
@@ -50,9 +59,26 @@ type tappedWriter struct {
 func (w *tappedWriter) WriteHeader(code int) {
 	if w.status == 0 && (code >= 200 || code == http.StatusSwitchingProtocols) {
 		w.status = code
-		w.header = w.ResponseWriter.Header().Clone()
+		w.header = w.ResponseWriter.Header()
 	}
 	w.ResponseWriter.WriteHeader(code)
+}
+
+// Header returns the writer's header map. Asked for after the status, it
+// may be about to change: the record copies the headers as sent first.
+func (w *tappedWriter) Header() http.Header {
+	h := w.ResponseWriter.Header()
+	if w.status != 0 {
+		w.own()
+	}
+	return h
+}
+
+// own makes the recorded headers the tap's copy, once.
+func (w *tappedWriter) own() {
+	if !w.owned && w.header != nil {
+		w.header, w.owned = w.header.Clone(), true
+	}
 }
 
 // Write keeps the first bytes of the body and passes everything on.

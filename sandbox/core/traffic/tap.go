@@ -244,6 +244,9 @@ func (r *Tap) observe(next http.Handler, w http.ResponseWriter, req *http.Reques
 	rec := &tappedWriter{ResponseWriter: w, body: capture{limit: r.o.BodyLimit}, call: info}
 	finished := false
 	defer func() {
+		if !finished { // the recoverer writes into the map next
+			rec.own()
+		}
 		status, header := rec.status, rec.header
 		if status == 0 {
 			status, header = http.StatusOK, w.Header().Clone()
