@@ -130,6 +130,9 @@ func (c *Call) Operation() string {
 // matches.
 func (c *Call) Template() string {
 	if rt := c.Route(); rt != nil {
+		if rt.template != "" {
+			return rt.template
+		}
 		return rt.Template()
 	}
 	return ""

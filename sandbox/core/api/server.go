@@ -157,6 +157,7 @@ func (s *Server) HandleRoutes(routes []Route) error {
 	added := make([]*Route, 0, len(routes))
 	for i := range routes {
 		rt := routes[i]
+		rt.template = rt.Template()
 		if _, dup := s.routes[rt.Operation]; dup {
 			return fmt.Errorf("route %s registered twice", rt.Operation)
 		}
