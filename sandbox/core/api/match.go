@@ -149,12 +149,29 @@ func clean(p string) bool {
 	if rest == "" {
 		return true
 	}
-	for _, s := range strings.Split(rest, "/") {
-		if s == "" || s == "." || s == ".." {
+	for rest != "" {
+		s, after, more := strings.Cut(rest, "/")
+		if s == "" || s == "." || s == ".." || more && after == "" {
 			return false
 		}
+		rest = after
 	}
 	return true
+}
+
+// splitPath cuts p at every slash as strings.Split does, into buf's
+// array when it is large enough: matching a request then allocates
+// nothing for its segments.
+func splitPath(buf []string, p string) []string {
+	segs := buf[:0]
+	for {
+		i := strings.IndexByte(p, '/')
+		if i < 0 {
+			return append(segs, p)
+		}
+		segs = append(segs, p[:i])
+		p = p[i+1:]
+	}
 }
 
 // segments matches request paths by segment, without the router. It only
@@ -240,7 +257,8 @@ func (f *segments) match(r *http.Request) (es []*entry, vars map[string]string, 
 	if len(p) < 1 || p[0] != '/' {
 		return nil, nil, false
 	}
-	segs := strings.Split(p[1:], "/")
+	var buf [8]string
+	segs := splitPath(buf[:], p[1:])
 	second := ""
 	if len(segs) > 1 {
 		second = segs[1]
