@@ -2,6 +2,7 @@ package bus
 
 import (
 	"encoding/json"
+	"slices"
 )
 
 // Body is a recorded HTTP body. It keeps the bytes in the parts they were
@@ -30,6 +31,10 @@ func (b *Body) Append(p []byte) {
 	b.parts = append(b.parts, p)
 	b.n += len(p)
 }
+
+// Grow makes room for n more parts, so that appending them allocates
+// once.
+func (b *Body) Grow(n int) { b.parts = slices.Grow(b.parts, n) }
 
 // Len is the number of bytes recorded.
 func (b Body) Len() int { return b.n }

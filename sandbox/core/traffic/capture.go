@@ -16,6 +16,7 @@ type capture struct {
 	limit int
 	body  bus.Body
 	total int64
+	spare []byte // room for copies to come, reserved by reserve
 }
 
 func (c *capture) write(p []byte, shared bool) {
@@ -28,9 +29,31 @@ func (c *capture) write(p []byte, shared bool) {
 		p = p[:room]
 	}
 	if !shared {
-		p = bytes.Clone(p)
+		p = c.copyOf(p)
 	}
 	c.body.Append(p)
+}
+
+// reserve makes room for parts of the body, and for n bytes of copies,
+// taken together.
+func (c *capture) reserve(parts, n int) {
+	c.body.Grow(parts)
+	if room := c.limit - c.body.Len(); n > room {
+		n = max(room, 0)
+	}
+	if n > cap(c.spare)-len(c.spare) {
+		c.spare = make([]byte, 0, n)
+	}
+}
+
+// copyOf copies p into the reserved room, or into a slice of its own.
+func (c *capture) copyOf(p []byte) []byte {
+	if len(p) > cap(c.spare)-len(c.spare) {
+		return bytes.Clone(p)
+	}
+	start := len(c.spare)
+	c.spare = append(c.spare, p...)
+	return c.spare[start:len(c.spare):len(c.spare)]
 }
 
 func (c *capture) truncated() bool { return c.total > int64(c.body.Len()) }
@@ -87,6 +110,9 @@ func (w *tappedWriter) Write(p []byte) (int, error) {
 		w.WriteHeader(http.StatusOK)
 	}
 	if before, shared, after, ok := w.call.SplitShared(p); ok {
+		// A cached answer: the envelope's head and tail are copied
+		// together, and the record's parts grow once.
+		w.body.reserve(3, len(before)+len(after))
 		w.body.write(before, false)
 		w.body.write(shared, true)
 		w.body.write(after, false)
