@@ -114,19 +114,20 @@ func WriteEnvelope(w http.ResponseWriter, r *http.Request, h sandbox.Headers, st
 		// buffer (profiled: system calls are half of a read's time).
 		tail := `,"errors":null,"metadata":{"requestId":"` + id + "\"}}\n"
 		hdr := w.Header()
-		hdr["Content-Type"] = []string{ResponseType(r, h)}
+		c := CallOf(r)
+		hdr["Content-Type"] = c.HeaderValue(ResponseType(r, h))
 		n := len(envelopeHead) + len(raw) + len(tail)
-		hdr["Content-Length"] = []string{strconv.Itoa(n)}
+		hdr["Content-Length"] = c.HeaderValue(strconv.Itoa(n))
 		w.WriteHeader(status)
 		bp := envelopeBufs.Get().(*[]byte)
 		b := append(append(append((*bp)[:0], envelopeHead...), raw...), tail...)
-		if c := CallOf(r); c != nil {
+		if c != nil {
 			// raw is cached and never changed: observers keep it as it is
 			// and copy only the head and the tail around it.
 			c.markShared(b, raw, len(envelopeHead))
 		}
 		_, _ = w.Write(b)
-		if c := CallOf(r); c != nil {
+		if c != nil {
 			c.markShared(nil, nil, 0)
 		}
 		if cap(b) <= maxPooledEnvelope {
@@ -196,8 +197,14 @@ func ErrorItemOf(err error) ErrorItem {
 // that way and its client library matches them case-sensitively, while
 // http.Header.Set would send X-Request-Id and X-Ratelimit-Bucket-Filling.
 func SetExact(h http.Header, name, value string) {
+	SetExactValues(h, name, []string{value})
+}
+
+// SetExactValues is SetExact with the value list given, for instance
+// from Call.HeaderValue.
+func SetExactValues(h http.Header, name string, values []string) {
 	delete(h, canonicalKey(name))
-	h[name] = []string{value}
+	h[name] = values
 }
 
 // envelopeBufs are the buffers cached answers are written from; answers
