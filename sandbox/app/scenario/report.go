@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -107,6 +106,9 @@ type Report struct {
 	waits    map[string][]wait        // identity (or identity+URL for 423) -> Retry-After answers
 	expired  map[string]*expiredState // tokens answered expired-token
 	pages    map[string]*pageState
+	// scratch joins the recorded parts of a list's answer for paging
+	// (under mu): one buffer reused, not a copy of each list read.
+	scratch []byte
 	// Chaos bookkeeping (see observeChaosLocked): injected and recovered
 	// per fault name, and the faults a later success would settle.
 	chaosInjected, chaosRecovered map[string]int
@@ -400,10 +402,13 @@ func (rp *Report) paging(c *bus.Call, identity string, add func(string, string, 
 	if rp.unpaged != nil && rp.unpaged(c.Operation) {
 		return
 	}
-	body := c.RespBody.Bytes()
-	if !bytes.Contains(body, []byte(`"paginator"`)) {
-		return // not a list: skip parsing the body
+	if !c.RespBody.Contains([]byte(`"paginator"`)) {
+		// Not a list (or one whose paginator the record cut off): skip
+		// joining the recorded parts and parsing them.
+		return
 	}
+	rp.scratch = c.RespBody.AppendTo(rp.scratch[:0])
+	body := rp.scratch
 	pg := gjson.GetBytes(body, "data.paginator")
 	if !pg.Exists() {
 		return
