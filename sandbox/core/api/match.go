@@ -200,6 +200,7 @@ type segKey struct {
 
 type segEntry struct {
 	*entry
+	alone    []*entry         // the entry alone: a match's usual answer, made once
 	segs     []string         // literal segments, "" where a variable is
 	vars     []string         // variable names by segment ("" for literals)
 	patterns []*regexp.Regexp // custom variable patterns by segment (nil: any segment)
@@ -212,7 +213,7 @@ func newSegments() *segments {
 
 func (f *segments) add(e *entry) {
 	segs := strings.Split(strings.TrimPrefix(e.path, "/"), "/")
-	se := segEntry{entry: e, segs: make([]string, len(segs)), vars: make([]string, len(segs))}
+	se := segEntry{entry: e, alone: []*entry{e}, segs: make([]string, len(segs)), vars: make([]string, len(segs))}
 	for i, s := range segs {
 		if strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}") {
 			name := s[1 : len(s)-1]
@@ -289,6 +290,9 @@ func (f *segments) match(r *http.Request) (es []*entry, vars map[string]string, 
 					vars[name] = segs[j]
 				}
 			}
+		}
+		if c.when == nil && len(es) == 0 {
+			return c.alone, vars, true // shared: callers only read it
 		}
 		es = append(es, c.entry)
 		if c.when == nil {
