@@ -56,7 +56,8 @@ type Call struct {
 	sharedAt int
 
 	// values backs the header values the pipeline sets on every answer
-	// (request id, date, bucket filling, content type and length): each
+	// (request id, date, bucket filling, content type and length) and
+	// the Host the traffic record adds to the request's headers: each
 	// is a one-element slice of it rather than an allocation of its own.
 	values  [6]string
 	nvalues int

@@ -239,7 +239,7 @@ func (r *Tap) observe(next http.Handler, w http.ResponseWriter, req *http.Reques
 	// back as the client sent it (net/http keeps Host apart).
 	reqHeader := req.Header
 	if req.Host != "" && reqHeader != nil && len(reqHeader["Host"]) == 0 {
-		reqHeader["Host"] = []string{req.Host}
+		reqHeader["Host"] = info.HeaderValue(req.Host)
 	}
 	rec := &tappedWriter{ResponseWriter: w, body: capture{limit: r.o.BodyLimit}, call: info}
 	finished := false
