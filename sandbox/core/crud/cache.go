@@ -87,6 +87,13 @@ func encodeData(v any) (api.EncodedJSON, error) {
 func (e *Engine) viewCached(r *api.Request, op *registry.Op, fn func(c *Ctx) (any, error)) (any, error) {
 	var kb [256]byte
 	key := appendCacheKey(kb[:0], r, op, e.d.Site.BaseURL)
+	// A hit needs no transaction: the generation read outside one names
+	// the same commit a read transaction would see (a write in progress
+	// has already moved it on), and skipping the transaction spares the
+	// store's lock, shared by every reader, on every cached read.
+	if data, ok := e.cache.get(key, e.d.Store.Generation()); ok {
+		return data, nil
+	}
 	var out any
 	err := e.d.Store.View(func(tx *store.Tx) error {
 		gen := tx.Generation()
