@@ -76,3 +76,27 @@ func BenchmarkProductDetailHTTP(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkOrderList100 serves GET /api/orders?itemsPerPage=100 in
+// process, the large cached answer (about 92 KB) next to the small
+// product detail: a per-request cost that grows with the body shows here.
+func BenchmarkOrderList100(b *testing.B) {
+	lim := sandbox.DefaultLimits()
+	lim.Off = true
+	s := sandboxtest.New(b, sandbox.Config{Limits: &lim})
+	const path = "/api/orders?itemsPerPage=100"
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			req := httptest.NewRequest(http.MethodGet, "http://127.0.0.1"+path, nil)
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Service-Private-API-Token", benchToken)
+			rec := httptest.NewRecorder()
+			s.App.Server.ServeHTTP(rec, req)
+			if rec.Code != http.StatusOK {
+				b.Fatalf("status %d: %s", rec.Code, rec.Body)
+			}
+		}
+	})
+}

@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -107,6 +106,9 @@ type Report struct {
 	waits    map[string][]wait        // identity (or identity+URL for 423) -> Retry-After answers
 	expired  map[string]*expiredState // tokens answered expired-token
 	pages    map[string]*pageState
+	// scratch joins the recorded parts of a list's answer for paging
+	// (under mu): one buffer reused, not a copy of each list read.
+	scratch []byte
 	// Chaos bookkeeping (see observeChaosLocked): injected and recovered
 	// per fault name, and the faults a later success would settle.
 	chaosInjected, chaosRecovered map[string]int
@@ -264,15 +266,23 @@ func (rp *Report) Observe(c *bus.Call) {
 	// The token and its access mode as the server's pipeline resolved
 	// them (the precedence of its authentication), never read again here.
 	tok, kind := c.Token, c.AccessMode
-	identity := "t:" + tok
-	if tok == "" {
-		identity = "ip:" + host(c.RemoteAddr)
+	// The client's name, made only when a rule keys something by it
+	// (most calls follow no refusal and touch no key).
+	identity := ""
+	ident := func() string {
+		if identity == "" {
+			identity = "t:" + tok
+			if tok == "" {
+				identity = "ip:" + host(c.RemoteAddr)
+			}
+		}
+		return identity
 	}
 	errCode := ""
 	if c.Status >= http.StatusBadRequest { // only the refusals below look at it; a success's body is not parsed
 		errCode = gjson.GetBytes(c.RespBody.Bytes(), "errors.0.errorCode").String()
 	}
-	base := Finding{Time: c.Time, RequestID: c.ID, Eshop: c.Eshop, TokenKind: kind, Token: shorten(tok), Method: c.Method, Path: c.Path, Operation: c.Operation}
+	base := Finding{Time: c.Time, RequestID: c.ID, Eshop: c.Eshop, TokenKind: kind, Method: c.Method, Path: c.Path, Operation: c.Operation}
 	if base.TokenKind == "" {
 		base.TokenKind = c.TokenKind
 	}
@@ -282,6 +292,7 @@ func (rp *Report) Observe(c *bus.Call) {
 	defer rp.trimLocked()
 	add := func(rule, format string, args ...any) {
 		f := base
+		f.Token = shorten(tok) // only for a finding
 		f.Rule, f.Message = rule, fmt.Sprintf(format, args...)
 		rp.addLocked(f)
 	}
@@ -299,7 +310,7 @@ func (rp *Report) Observe(c *bus.Call) {
 	// most calls follow no refusal and get none.
 	refused := c.Status == http.StatusBadRequest || c.Status == http.StatusUnprocessableEntity
 	if len(rp.failed) > 0 || refused {
-		retryKey := identity + " " + c.Method + " " + c.Path + " " + bodyHash(c.ReqBody)
+		retryKey := ident() + " " + c.Method + " " + c.Path + " " + bodyHash(c.ReqBody)
 		if m, ok := rp.failed[retryKey]; ok && startedAfter(c, m) {
 			add(RuleRetriedUnchanged, "%s %s was sent again unchanged after it was answered 400 or 422; fix the request instead of retrying it.", c.Method, c.Path)
 			delete(rp.failed, retryKey) // once per failure
@@ -314,8 +325,8 @@ func (rp *Report) Observe(c *bus.Call) {
 	ra := c.RespHeader.Get("Retry-After")
 	lockKey := ""
 	if len(rp.waits) > 0 || ra != "" {
-		lockKey = identity + " " + c.Method + " " + c.Path
-		rp.judgeWaits(c, identity, add)
+		lockKey = ident() + " " + c.Method + " " + c.Path
+		rp.judgeWaits(c, ident(), add)
 		rp.judgeWaits(c, lockKey, add)
 	}
 	if ra != "" {
@@ -324,7 +335,7 @@ func (rp *Report) Observe(c *bus.Call) {
 			case http.StatusLocked:
 				rp.addWait(lockKey, wait{until: until, mark: mark})
 			case http.StatusTooManyRequests, http.StatusServiceUnavailable:
-				rp.addWait(identity, wait{until: until, mark: mark})
+				rp.addWait(ident(), wait{until: until, mark: mark})
 			}
 		}
 	}
@@ -350,7 +361,7 @@ func (rp *Report) Observe(c *bus.Call) {
 	}
 
 	if c.Status == http.StatusOK && isAPI {
-		rp.paging(c, identity, add)
+		rp.paging(c, ident, add)
 	}
 }
 
@@ -396,14 +407,17 @@ func (rp *Report) addWait(key string, w wait) {
 
 // paging follows page sequences of a list per client and notes a page
 // fetched after totalCount changed.
-func (rp *Report) paging(c *bus.Call, identity string, add func(string, string, ...any)) {
+func (rp *Report) paging(c *bus.Call, identity func() string, add func(string, string, ...any)) {
 	if rp.unpaged != nil && rp.unpaged(c.Operation) {
 		return
 	}
-	body := c.RespBody.Bytes()
-	if !bytes.Contains(body, []byte(`"paginator"`)) {
-		return // not a list: skip parsing the body
+	if !c.RespBody.Contains([]byte(`"paginator"`)) {
+		// Not a list (or one whose paginator the record cut off): skip
+		// joining the recorded parts and parsing them.
+		return
 	}
+	rp.scratch = c.RespBody.AppendTo(rp.scratch[:0])
+	body := rp.scratch
 	pg := gjson.GetBytes(body, "data.paginator")
 	if !pg.Exists() {
 		return
@@ -413,7 +427,7 @@ func (rp *Report) paging(c *bus.Call, identity string, add func(string, string, 
 	// and its query but the page.
 	q := c.Query()
 	q.Del("page")
-	key := identity + " " + c.Method + " " + listKey(c) + "?" + q.Encode()
+	key := identity() + " " + c.Method + " " + listKey(c) + "?" + q.Encode()
 	st := rp.pages[key]
 	switch {
 	case st != nil && page == st.page+1:

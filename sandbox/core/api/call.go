@@ -54,6 +54,27 @@ type Call struct {
 	// envelope's head and tail (a pooled buffer, reused after the write).
 	carrier  []byte
 	sharedAt int
+
+	// values backs the header values the pipeline sets on every answer
+	// (request id, date, bucket filling, content type and length) and
+	// the Host the traffic record adds to the request's headers: each
+	// is a one-element slice of it rather than an allocation of its own.
+	values  [6]string
+	nvalues int
+}
+
+// HeaderValue returns v as a header's list of values: a one-element
+// slice of the call's own room while that lasts (its capacity is one, so
+// an Add elsewhere copies instead of writing into its neighbour). Setting
+// an answer's usual headers then allocates nothing. A nil call allocates.
+func (c *Call) HeaderValue(v string) []string {
+	if c == nil || c.nvalues == len(c.values) {
+		return []string{v}
+	}
+	i := c.nvalues
+	c.nvalues++
+	c.values[i] = v
+	return c.values[i : i+1 : i+1]
 }
 
 // markShared notes that the write carrier holds the immutable bytes
@@ -130,6 +151,9 @@ func (c *Call) Operation() string {
 // matches.
 func (c *Call) Template() string {
 	if rt := c.Route(); rt != nil {
+		if rt.template != "" {
+			return rt.template
+		}
 		return rt.Template()
 	}
 	return ""

@@ -94,6 +94,9 @@ func (s *Server) checkContentType(r *http.Request) error {
 		return sandbox.Errorf(sandbox.KindUnprocessable, sandbox.CodeInvalidContentType, "Content-Type",
 			"The Content-Type header is required on every request: send application/json or %s.", s.headers.VendorMediaType)
 	}
+	if ct == "application/json" {
+		return nil // the usual header, as parsing it would find: no parameter map to build
+	}
 	mt, _, err := mime.ParseMediaType(ct)
 	if err == nil {
 		mt = strings.ToLower(mt)

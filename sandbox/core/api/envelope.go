@@ -96,8 +96,13 @@ func (s *Server) writeJSON(w http.ResponseWriter, r *http.Request, status int, d
 	}
 }
 
-// envelopeHead opens an envelope whose data follows.
-const envelopeHead = `{"data":`
+// envelopeHead opens an envelope whose data follows; envelopeTail and
+// envelopeEnd close it around the request id.
+const (
+	envelopeHead = `{"data":`
+	envelopeTail = `,"errors":null,"metadata":{"requestId":"`
+	envelopeEnd  = "\"}}\n"
+)
 
 // WriteEnvelope writes data and errors in the envelope with the request's
 // id, answering in the vendor media type when the client sent it. It is
@@ -112,21 +117,21 @@ func WriteEnvelope(w http.ResponseWriter, r *http.Request, h sandbox.Headers, st
 		// announced: three writes cost net/http a third write system call
 		// per answer, far more than copying the cached bytes into a pooled
 		// buffer (profiled: system calls are half of a read's time).
-		tail := `,"errors":null,"metadata":{"requestId":"` + id + "\"}}\n"
 		hdr := w.Header()
-		hdr["Content-Type"] = []string{ResponseType(r, h)}
-		n := len(envelopeHead) + len(raw) + len(tail)
-		hdr["Content-Length"] = []string{strconv.Itoa(n)}
+		c := CallOf(r)
+		hdr["Content-Type"] = c.HeaderValue(ResponseType(r, h))
+		n := len(envelopeHead) + len(raw) + len(envelopeTail) + len(id) + len(envelopeEnd)
+		hdr["Content-Length"] = c.HeaderValue(strconv.Itoa(n))
 		w.WriteHeader(status)
 		bp := envelopeBufs.Get().(*[]byte)
-		b := append(append(append((*bp)[:0], envelopeHead...), raw...), tail...)
-		if c := CallOf(r); c != nil {
+		b := append(append(append(append(append((*bp)[:0], envelopeHead...), raw...), envelopeTail...), id...), envelopeEnd...)
+		if c != nil {
 			// raw is cached and never changed: observers keep it as it is
 			// and copy only the head and the tail around it.
 			c.markShared(b, raw, len(envelopeHead))
 		}
 		_, _ = w.Write(b)
-		if c := CallOf(r); c != nil {
+		if c != nil {
 			c.markShared(nil, nil, 0)
 		}
 		if cap(b) <= maxPooledEnvelope {
@@ -196,8 +201,14 @@ func ErrorItemOf(err error) ErrorItem {
 // that way and its client library matches them case-sensitively, while
 // http.Header.Set would send X-Request-Id and X-Ratelimit-Bucket-Filling.
 func SetExact(h http.Header, name, value string) {
+	SetExactValues(h, name, []string{value})
+}
+
+// SetExactValues is SetExact with the value list given, for instance
+// from Call.HeaderValue.
+func SetExactValues(h http.Header, name string, values []string) {
 	delete(h, canonicalKey(name))
-	h[name] = []string{value}
+	h[name] = values
 }
 
 // envelopeBufs are the buffers cached answers are written from; answers

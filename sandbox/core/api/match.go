@@ -149,12 +149,29 @@ func clean(p string) bool {
 	if rest == "" {
 		return true
 	}
-	for _, s := range strings.Split(rest, "/") {
-		if s == "" || s == "." || s == ".." {
+	for rest != "" {
+		s, after, more := strings.Cut(rest, "/")
+		if s == "" || s == "." || s == ".." || more && after == "" {
 			return false
 		}
+		rest = after
 	}
 	return true
+}
+
+// splitPath cuts p at every slash as strings.Split does, into buf's
+// array when it is large enough: matching a request then allocates
+// nothing for its segments.
+func splitPath(buf []string, p string) []string {
+	segs := buf[:0]
+	for {
+		i := strings.IndexByte(p, '/')
+		if i < 0 {
+			return append(segs, p)
+		}
+		segs = append(segs, p[:i])
+		p = p[i+1:]
+	}
 }
 
 // segments matches request paths by segment, without the router. It only
@@ -183,6 +200,7 @@ type segKey struct {
 
 type segEntry struct {
 	*entry
+	alone    []*entry         // the entry alone: a match's usual answer, made once
 	segs     []string         // literal segments, "" where a variable is
 	vars     []string         // variable names by segment ("" for literals)
 	patterns []*regexp.Regexp // custom variable patterns by segment (nil: any segment)
@@ -195,7 +213,7 @@ func newSegments() *segments {
 
 func (f *segments) add(e *entry) {
 	segs := strings.Split(strings.TrimPrefix(e.path, "/"), "/")
-	se := segEntry{entry: e, segs: make([]string, len(segs)), vars: make([]string, len(segs))}
+	se := segEntry{entry: e, alone: []*entry{e}, segs: make([]string, len(segs)), vars: make([]string, len(segs))}
 	for i, s := range segs {
 		if strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}") {
 			name := s[1 : len(s)-1]
@@ -240,7 +258,8 @@ func (f *segments) match(r *http.Request) (es []*entry, vars map[string]string, 
 	if len(p) < 1 || p[0] != '/' {
 		return nil, nil, false
 	}
-	segs := strings.Split(p[1:], "/")
+	var buf [8]string
+	segs := splitPath(buf[:], p[1:])
 	second := ""
 	if len(segs) > 1 {
 		second = segs[1]
@@ -271,6 +290,9 @@ func (f *segments) match(r *http.Request) (es []*entry, vars map[string]string, 
 					vars[name] = segs[j]
 				}
 			}
+		}
+		if c.when == nil && len(es) == 0 {
+			return c.alone, vars, true // shared: callers only read it
 		}
 		es = append(es, c.entry)
 		if c.when == nil {

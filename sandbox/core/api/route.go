@@ -64,6 +64,10 @@ type Route struct {
 	// at other methods or paths: the spec's PATCH /orders/{code}/status,
 	// and PUT endpoints sent as POST by the client library.
 	Aliases []Alias
+
+	// template is Template(), computed once when the server registers
+	// the route: the traffic record asks for it on every call.
+	template string
 }
 
 // Described is a key's value in a map Answer with its description, for

@@ -107,9 +107,9 @@ func NewServer(opts Options) *Server {
 // the pipeline.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c := &Call{RequestID: s.ids.UUID(), srv: s}
-	SetExact(w.Header(), "X-Request-ID", c.RequestID)
+	SetExactValues(w.Header(), "X-Request-ID", c.HeaderValue(c.RequestID))
 	if s.clock != nil {
-		w.Header()["Date"] = []string{s.dates.format(s.clock.Now())}
+		w.Header()["Date"] = c.HeaderValue(s.dates.format(s.clock.Now()))
 	}
 	r = WithCall(r, c)
 	defer s.recoverPanic(w, r)
@@ -157,6 +157,7 @@ func (s *Server) HandleRoutes(routes []Route) error {
 	added := make([]*Route, 0, len(routes))
 	for i := range routes {
 		rt := routes[i]
+		rt.template = rt.Template()
 		if _, dup := s.routes[rt.Operation]; dup {
 			return fmt.Errorf("route %s registered twice", rt.Operation)
 		}

@@ -31,14 +31,23 @@ func (c *principalCache) get(tok string, gen uint64) (*Principal, bool) {
 	if !ok || e.gen != gen {
 		return nil, false
 	}
-	p := e.p
-	t := *p.Token
-	p.Token = &t
-	if p.Addon != nil {
-		ad := *p.Addon
-		p.Addon = &ad
+	// The caller gets its own copies (it may change them), made in one
+	// allocation: the principal and the records it points to together.
+	if e.p.Addon == nil {
+		cp := &struct {
+			p Principal
+			t Token
+		}{t: *e.p.Token}
+		cp.p.Token = &cp.t
+		return &cp.p, true
 	}
-	return &p, true
+	cp := &struct {
+		p  Principal
+		t  Token
+		ad Addon
+	}{t: *e.p.Token, ad: *e.p.Addon}
+	cp.p.Token, cp.p.Addon = &cp.t, &cp.ad
+	return &cp.p, true
 }
 
 // remember keeps p when neither the token nor its stored record expires.

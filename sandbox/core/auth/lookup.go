@@ -97,7 +97,12 @@ func OtherWordHeaders(hdr http.Header, word string) (headers, words []string) {
 // uninstalled) for add-on tokens.
 func (a *Authenticator) Identify(tok string, private bool) Identity {
 	var id Identity
-	err := a.Store.View(func(tx *store.Tx) error {
+	// A cached principal needs no transaction: the generation read
+	// outside one names the same commit a read transaction would see (a
+	// write in progress has already moved it on).
+	if p, ok := a.cache.get(tok, a.Store.Generation()); ok {
+		id = Identity{Token: p.Token, Principal: p}
+	} else if err := a.Store.View(func(tx *store.Tx) error {
 		gen := tx.Generation()
 		if p, ok := a.cache.get(tok, gen); ok {
 			id = Identity{Token: p.Token, Principal: p}
@@ -108,8 +113,7 @@ func (a *Authenticator) Identify(tok string, private bool) Identity {
 			a.cache.remember(tx, tok, gen, id.Principal)
 		}
 		return nil
-	})
-	if err != nil {
+	}); err != nil {
 		return Identity{Err: err}
 	}
 	if id.Token != nil && id.Err == nil && (id.Token.Kind == KindPrivate) != private {

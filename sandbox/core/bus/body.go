@@ -1,7 +1,9 @@
 package bus
 
 import (
+	"bytes"
 	"encoding/json"
+	"slices"
 )
 
 // Body is a recorded HTTP body. It keeps the bytes in the parts they were
@@ -31,6 +33,10 @@ func (b *Body) Append(p []byte) {
 	b.n += len(p)
 }
 
+// Grow makes room for n more parts, so that appending them allocates
+// once.
+func (b *Body) Grow(n int) { b.parts = slices.Grow(b.parts, n) }
+
 // Len is the number of bytes recorded.
 func (b Body) Len() int { return b.n }
 
@@ -48,6 +54,48 @@ func (b Body) Bytes() []byte {
 		out = append(out, p...)
 	}
 	return out
+}
+
+// AppendTo appends the whole body to dst, for a reader that joins
+// many bodies into one buffer of its own rather than a new one each.
+func (b Body) AppendTo(dst []byte) []byte {
+	for _, p := range b.parts {
+		dst = append(dst, p...)
+	}
+	return dst
+}
+
+// Contains reports whether sub is within the body, across parts too,
+// without joining them (Bytes copies a body of several parts).
+func (b Body) Contains(sub []byte) bool {
+	if len(b.parts) <= 1 {
+		return bytes.Contains(b.Bytes(), sub)
+	}
+	for _, p := range b.parts {
+		if bytes.Contains(p, sub) {
+			return true
+		}
+	}
+	// A match across the end of a part starts within its last
+	// len(sub)-1 bytes and ends within as many bytes after it.
+	k := len(sub) - 1
+	if k < 1 {
+		return false
+	}
+	var buf [128]byte
+	for i := 0; i+1 < len(b.parts); i++ {
+		p := b.parts[i]
+		tail := p[max(0, len(p)-k):]
+		win := append(buf[:0], tail...)
+		for j := i + 1; j < len(b.parts) && len(win) < len(tail)+k; j++ {
+			q := b.parts[j]
+			win = append(win, q[:min(len(q), len(tail)+k-len(win))]...)
+		}
+		if bytes.Contains(win, sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // String is the whole body as text.

@@ -1,6 +1,7 @@
 package bus
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 )
@@ -40,5 +41,25 @@ func TestBody(t *testing.T) {
 	var back struct{ B Body }
 	if err := json.Unmarshal(raw, &back); err != nil || back.B.String() != b.String() {
 		t.Fatalf("round trip: %v %q", err, back.B.String())
+	}
+}
+
+// TestBodyContains checks Contains against bytes.Contains on the joined
+// body, for every way of cutting a text into parts of up to three pieces.
+func TestBodyContains(t *testing.T) {
+	text := []byte(`{"data":{"paginator":{"page":1}},"errors":null}`)
+	subs := [][]byte{[]byte(`"paginator"`), []byte(`"data":{"p`), []byte(`}},"e`), []byte(`x`), []byte(`}`), []byte(`null}`), []byte(`{"data":{"paginator":{"page":1}},"errors":null}`), []byte(`nope`)}
+	for i := 0; i <= len(text); i++ {
+		for j := i; j <= len(text); j++ {
+			var b Body
+			b.Append(text[:i])
+			b.Append(text[i:j])
+			b.Append(text[j:])
+			for _, sub := range subs {
+				if got, want := b.Contains(sub), bytes.Contains(text, sub); got != want {
+					t.Fatalf("cut at %d, %d: Contains(%s) = %v, want %v", i, j, sub, got, want)
+				}
+			}
+		}
 	}
 }

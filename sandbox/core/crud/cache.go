@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
@@ -29,7 +28,7 @@ type renderCache struct {
 
 type cached struct {
 	gen  uint64
-	data api.EncodedJSON
+	data any // an api.EncodedJSON, boxed once: answering it boxes nothing
 }
 
 func newRenderCache() *renderCache { return &renderCache{entries: map[string]cached{}} }
@@ -37,23 +36,23 @@ func newRenderCache() *renderCache { return &renderCache{entries: map[string]cac
 // cacheKey names an answer by everything it is rendered from besides the
 // stored data: operation, e-shop, path (ids), query (page, filters,
 // include, language) and the public base URL (links in the answer).
-func cacheKey(r *api.Request, op *registry.Op, baseURL string) string {
-	var b strings.Builder
-	b.WriteString(op.Operation)
-	b.WriteByte(0)
-	b.WriteString(strconv.Itoa(r.Eshop))
-	b.WriteByte(0)
-	b.WriteString(r.URL.Path)
-	b.WriteByte(0)
-	b.WriteString(r.URL.RawQuery)
-	b.WriteByte(0)
-	b.WriteString(baseURL)
-	return b.String()
+// It is built into the caller's buffer: a cache hit looks it up without
+// making it a string (the one allocation is on a miss, to keep it).
+func appendCacheKey(b []byte, r *api.Request, op *registry.Op, baseURL string) []byte {
+	b = append(b, op.Operation...)
+	b = append(b, 0)
+	b = strconv.AppendInt(b, int64(r.Eshop), 10)
+	b = append(b, 0)
+	b = append(b, r.URL.Path...)
+	b = append(b, 0)
+	b = append(b, r.URL.RawQuery...)
+	b = append(b, 0)
+	return append(b, baseURL...)
 }
 
-func (rc *renderCache) get(key string, gen uint64) (api.EncodedJSON, bool) {
+func (rc *renderCache) get(key []byte, gen uint64) (any, bool) {
 	rc.mu.RLock()
-	e, ok := rc.entries[key]
+	e, ok := rc.entries[string(key)]
 	rc.mu.RUnlock()
 	if !ok || e.gen != gen {
 		return nil, false
@@ -61,7 +60,7 @@ func (rc *renderCache) get(key string, gen uint64) (api.EncodedJSON, bool) {
 	return e.data, true
 }
 
-func (rc *renderCache) put(key string, gen uint64, data api.EncodedJSON) {
+func (rc *renderCache) put(key string, gen uint64, data any) {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	if _, ok := rc.entries[key]; !ok && len(rc.entries) >= maxCached {
@@ -86,7 +85,15 @@ func encodeData(v any) (api.EncodedJSON, error) {
 // written since it was rendered, else renders it with fn in a read
 // transaction and keeps it when the rendering was deterministic.
 func (e *Engine) viewCached(r *api.Request, op *registry.Op, fn func(c *Ctx) (any, error)) (any, error) {
-	key := cacheKey(r, op, e.d.Site.BaseURL)
+	var kb [256]byte
+	key := appendCacheKey(kb[:0], r, op, e.d.Site.BaseURL)
+	// A hit needs no transaction: the generation read outside one names
+	// the same commit a read transaction would see (a write in progress
+	// has already moved it on), and skipping the transaction spares the
+	// store's lock, shared by every reader, on every cached read.
+	if data, ok := e.cache.get(key, e.d.Store.Generation()); ok {
+		return data, nil
+	}
 	var out any
 	err := e.d.Store.View(func(tx *store.Tx) error {
 		gen := tx.Generation()
@@ -110,8 +117,8 @@ func (e *Engine) viewCached(r *api.Request, op *registry.Op, fn func(c *Ctx) (an
 		if err != nil {
 			return nil // the envelope writer reports it
 		}
-		e.cache.put(key, gen, raw)
 		out = raw
+		e.cache.put(string(key), gen, out)
 		return nil
 	})
 	return out, err

@@ -218,6 +218,11 @@ func includes(r *api.Request, row *registry.Resource, op *registry.Op) (map[stri
 	if len(secs) == 0 {
 		return map[string]bool{}, nil
 	}
+	if strings.TrimSpace(r.Query("include")) == "" {
+		// Nothing asked for (most reads): no section list to build, no
+		// map; a nil map reads as the empty one r.Includes would return.
+		return nil, nil
+	}
 	return r.Includes(registry.SectionNames(secs))
 }
 

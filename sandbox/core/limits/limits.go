@@ -270,7 +270,7 @@ func (l *Limiter) admit(w http.ResponseWriter, r *http.Request, c *api.Call) (fu
 		// The call is not counted: the service did no work for it. Nor
 		// does the 503 carry Retry-After, which the spec sends only when
 		// the bucket is full; "retry in minutes" is all a client learns.
-		l.setFilling(w, b, now, capacity)
+		l.setFilling(w, r, b, now, capacity)
 		msg := m.Message
 		if msg == "" {
 			msg = "The service is under maintenance. Retry in a few minutes."
@@ -281,7 +281,7 @@ func (l *Limiter) admit(w http.ResponseWriter, r *http.Request, c *api.Call) (fu
 	if !full {
 		b.level++
 	}
-	l.setFilling(w, b, now, capacity)
+	l.setFilling(w, r, b, now, capacity)
 	if full {
 		return nil, l.refuseFull(w, b, now, capacity, cfg.BucketLeak)
 	}
@@ -365,12 +365,12 @@ func (l *Limiter) refuseFull(w http.ResponseWriter, b *bucket, now time.Time, ca
 
 // setFilling sets the X-RateLimit-Bucket-Filling header, <current>/<capacity>
 // with the current level rounded up (a held bucket reads full).
-func (l *Limiter) setFilling(w http.ResponseWriter, b *bucket, now time.Time, capacity int) {
+func (l *Limiter) setFilling(w http.ResponseWriter, r *http.Request, b *bucket, now time.Time, capacity int) {
 	level := capacity
 	if !now.Before(b.heldUntil) {
 		level = min(int(b.level+0.999999), capacity)
 	}
-	api.SetExact(w.Header(), "X-RateLimit-Bucket-Filling", strconv.Itoa(level)+"/"+strconv.Itoa(capacity))
+	api.SetExactValues(w.Header(), "X-RateLimit-Bucket-Filling", api.CallOf(r).HeaderValue(strconv.Itoa(level)+"/"+strconv.Itoa(capacity)))
 }
 
 // bucketOf returns the caller's bucket (its token's, else its IP's),
@@ -445,7 +445,7 @@ func (l *Limiter) fill(w http.ResponseWriter, r *http.Request, hold time.Duratio
 	} else {
 		b.level = float64(capacity)
 	}
-	l.setFilling(w, b, now, capacity)
+	l.setFilling(w, r, b, now, capacity)
 	return l.refuseFull(w, b, now, capacity, l.cfg.BucketLeak)
 }
 

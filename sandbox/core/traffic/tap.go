@@ -239,11 +239,14 @@ func (r *Tap) observe(next http.Handler, w http.ResponseWriter, req *http.Reques
 	// back as the client sent it (net/http keeps Host apart).
 	reqHeader := req.Header
 	if req.Host != "" && reqHeader != nil && len(reqHeader["Host"]) == 0 {
-		reqHeader["Host"] = []string{req.Host}
+		reqHeader["Host"] = info.HeaderValue(req.Host)
 	}
 	rec := &tappedWriter{ResponseWriter: w, body: capture{limit: r.o.BodyLimit}, call: info}
 	finished := false
 	defer func() {
+		if !finished { // the recoverer writes into the map next
+			rec.own()
+		}
 		status, header := rec.status, rec.header
 		if status == 0 {
 			status, header = http.StatusOK, w.Header().Clone()
