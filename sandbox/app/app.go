@@ -211,11 +211,11 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 	if a.Site.BaseURL == "" {
 		a.Site.BaseURL = "http://" + ReachableAddr(a.listener.Addr())
 	}
-	if !seed.Seeded(a.Store) {
+	fresh := !seed.Seeded(a.Store) // seeded by this start
+	if fresh {
 		if _, err := a.loader.Load(a.Store); err != nil {
 			return nil, err
 		}
-		a.pack()
 	}
 	for _, m := range a.modules {
 		if m.Start != nil {
@@ -225,6 +225,9 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 		}
 	}
 	a.ready.Store(true)
+	if fresh {
+		a.pack() // after the start, which it would only slow down
+	}
 	return a, nil
 }
 
@@ -407,7 +410,7 @@ func (a *App) Reset() error {
 	if _, err := a.loader.Load(a.Store); err != nil {
 		return err
 	}
-	a.pack()
+	defer a.pack()
 	for _, m := range a.modules {
 		if m.AfterReset != nil {
 			if err := m.AfterReset(); err != nil {
