@@ -77,13 +77,22 @@ func (b *bench) healthOnly() ([]row, error) {
 		return nil, err
 	}
 	defer p.stop()
+	guid, err := firstProduct(p.base)
+	if err != nil {
+		return nil, err
+	}
+	return []row{b.healthUnderLoad(p, "/api/products/"+guid)}, nil
+}
+
+// firstProduct is the GUID of the first product the sandbox lists.
+func firstProduct(base string) (string, error) {
 	var list struct {
 		Products []struct {
 			GUID string `json:"guid"`
 		} `json:"products"`
 	}
-	if _, err := fetch(p.base, "/api/products?itemsPerPage=1", &list); err != nil || len(list.Products) == 0 {
-		return nil, fmt.Errorf("no product to read: %v", err)
+	if _, err := fetch(base, "/api/products?itemsPerPage=1", &list); err != nil || len(list.Products) == 0 {
+		return "", fmt.Errorf("no product to read: %v", err)
 	}
-	return []row{b.healthUnderLoad(p, "/api/products/"+list.Products[0].GUID)}, nil
+	return list.Products[0].GUID, nil
 }

@@ -71,7 +71,11 @@ func load(conc int, d time.Duration, mk request) result {
 		}()
 	}
 	wg.Wait()
-	elapsed := time.Since(t0)
+	return summarize(lat, errs, time.Since(t0))
+}
+
+// summarize turns the latencies of a load run into its result.
+func summarize(lat []time.Duration, errs int, elapsed time.Duration) result {
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	r := result{requests: len(lat), errors: errs}
 	if len(lat) > 0 {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"net/url"
-	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -136,13 +135,5 @@ func rawLoad(conc int, d time.Duration, base string, mk rawRequest) result {
 		}()
 	}
 	wg.Wait()
-	elapsed := time.Since(t0)
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	r := result{requests: len(lat), errors: errs}
-	if len(lat) > 0 {
-		r.rps = float64(len(lat)) / elapsed.Seconds()
-		r.p50 = lat[len(lat)/2]
-		r.p99 = lat[min(len(lat)-1, len(lat)*99/100)]
-	}
-	return r
+	return summarize(lat, errs, time.Since(t0))
 }

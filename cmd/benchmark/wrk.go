@@ -38,13 +38,9 @@ type readCase struct {
 
 // reads runs the read comparison against the running sandbox p.
 func (b *bench) reads(p *proc) ([]row, error) {
-	var list struct {
-		Products []struct {
-			GUID string `json:"guid"`
-		} `json:"products"`
-	}
-	if _, err := fetch(p.base, "/api/products?itemsPerPage=1", &list); err != nil || len(list.Products) == 0 {
-		return nil, fmt.Errorf("no product to read: %v", err)
+	guid, err := firstProduct(p.base)
+	if err != nil {
+		return nil, err
 	}
 	var rows []row
 	// The default fixtures hold fewer than 100 orders: write the rest, so
@@ -54,7 +50,7 @@ func (b *bench) reads(p *proc) ([]row, error) {
 		rows = append(rows, row{"orders for the list of 100", fmt.Sprintf("%d", have), "", "could not write more: " + firstLine(err.Error())})
 	}
 	cases := []readCase{
-		{what: "GET /api/products/{guid}", path: "/api/products/" + list.Products[0].GUID, target: productTarget},
+		{what: "GET /api/products/{guid}", path: "/api/products/" + guid, target: productTarget},
 		{what: fmt.Sprintf("GET /api/orders?itemsPerPage=%d", listOfOrder), path: fmt.Sprintf("/api/orders?itemsPerPage=%d", listOfOrder), target: orderListTarget},
 	}
 	var answers []bareAnswer
