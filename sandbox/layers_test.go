@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -198,5 +199,43 @@ func TestArchitectureNamesEveryPackage(t *testing.T) {
 		if !have[dir] {
 			t.Errorf("README Architecture: the table names %s, which holds no Go package", dir)
 		}
+	}
+}
+
+// TestBuildConstraintsNameNoArchitecture: make cross vets once per
+// operating system (on amd64), which checks every file only while no
+// build constraint or file name picks an architecture.
+func TestBuildConstraintsNameNoArchitecture(t *testing.T) {
+	arch := regexp.MustCompile(`\b(386|amd64|arm|arm64|loong64|mips\w*|ppc64\w*|riscv64|s390x|wasm)\b`)
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && path != ".." {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		name := strings.TrimSuffix(strings.TrimSuffix(d.Name(), ".go"), "_test")
+		if parts := strings.Split(name, "_"); len(parts) > 1 && arch.MatchString(parts[len(parts)-1]) {
+			t.Errorf("%s: the file name picks an architecture; make cross vets amd64 only", path)
+		}
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, line := range strings.Split(string(raw), "\n") {
+			if strings.HasPrefix(line, "//go:build ") && arch.MatchString(line) {
+				t.Errorf("%s: %q picks an architecture; make cross vets amd64 only", path, line)
+			}
+			if strings.HasPrefix(line, "package ") {
+				break
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
