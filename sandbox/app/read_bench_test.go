@@ -30,20 +30,7 @@ func BenchmarkProductDetail(b *testing.B) {
 		b.Fatal("no product in the fixtures")
 	}
 	path := "/api/products/" + list.Products[0].GUID
-	b.ReportAllocs()
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			req := httptest.NewRequest(http.MethodGet, "http://127.0.0.1"+path, nil)
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Service-Private-API-Token", benchToken)
-			rec := httptest.NewRecorder()
-			s.App.Server.ServeHTTP(rec, req)
-			if rec.Code != http.StatusOK {
-				b.Fatalf("status %d: %s", rec.Code, rec.Body)
-			}
-		}
-	})
+	serveInProcess(b, s, path)
 }
 
 // BenchmarkProductDetailHTTP is BenchmarkProductDetail over loopback
@@ -85,6 +72,12 @@ func BenchmarkOrderList100(b *testing.B) {
 	lim.Off = true
 	s := sandboxtest.New(b, sandbox.Config{Limits: &lim})
 	const path = "/api/orders?itemsPerPage=100"
+	serveInProcess(b, s, path)
+}
+
+// serveInProcess serves GET path through the full chain in process, from
+// every benchmark goroutine, and fails on any answer but 200.
+func serveInProcess(b *testing.B, s *sandboxtest.Server, path string) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
