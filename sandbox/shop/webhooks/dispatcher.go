@@ -473,6 +473,16 @@ func (d *Dispatcher) send(id, gen int) (final bool, next time.Time, err error) {
 	if err != nil {
 		return true, next, err
 	}
+	if !final {
+		// The lane moves next at the retry: say so before the attempt is
+		// announced, so a replay queued behind it as soon as a viewer sees
+		// the failure is announced with the retry's time, not the old one.
+		d.mu.Lock()
+		if l := d.lanes[n.URL]; l != nil && d.gen == gen && len(l.queue) > 0 && l.queue[0] == id {
+			l.due = next
+		}
+		d.mu.Unlock()
+	}
 	if d.Bus != nil {
 		dl := bus.Delivery{ID: notificationID(n.ID), Attempt: at.N, Time: at.Time, Duration: werr.took, Eshop: n.EshopID,
 			Event: n.Event, Instance: n.Instance, URL: n.URL, Signature: at.Signature, Status: status, Error: at.Error,
