@@ -28,6 +28,8 @@ import (
 	"github.com/eshop-sandbox/sandbox/sandbox/core/eshop"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/registry"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/orders"
+	"github.com/eshop-sandbox/sandbox/sandbox/shop/payments"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/system"
 	"github.com/eshop-sandbox/sandbox/schemas"
 )
@@ -127,6 +129,10 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 	// vouches for (see seed.StampFile).
 	a.loader.Validate = !embedded
 	a.loader.Trusted = embedded
+	// A folder's packs (see seed.PackDir) are its large collections held
+	// packed from the start, as they would be once packed in the
+	// background; none when packing is turned off.
+	a.loader.Packs = cfg.PackAbove >= 0
 
 	headers := sandbox.NewHeaders(cfg.HeaderPrefix)
 	ids := sandbox.NewIDs(cfg.Seed)
@@ -213,8 +219,12 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 	}
 	fresh := !seed.Seeded(a.Store) // seeded by this start
 	if fresh {
-		if _, err := a.loader.Load(a.Store); err != nil {
+		sum, err := a.loader.Load(a.Store)
+		if err != nil {
 			return nil, err
+		}
+		if len(sum.Packed) > 0 {
+			a.Log.Debug("attached packed fixture files", "files", len(sum.Packed))
 		}
 	}
 	for _, m := range a.modules {
@@ -232,7 +242,8 @@ func Open(cfg sandbox.Config, log *slog.Logger) (_ *App, err error) {
 }
 
 func newLoader(fsys fs.FS, name string, reg *registry.Registry, set *schemas.Set, cat *system.Catalogue) *seed.Loader {
-	return &seed.Loader{FS: fsys, Name: name, Registry: reg, Schemas: set, Groups: cat.HasGroup, Operation: cat.Resolve}
+	return &seed.Loader{FS: fsys, Name: name, Registry: reg, Schemas: set, Groups: cat.HasGroup, Operation: cat.Resolve,
+		Marks: map[string][]string{orders.Collection: {payments.SeededMark}}}
 }
 
 // FixtureLoader returns the loader a sandbox would seed fsys with, for

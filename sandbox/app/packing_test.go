@@ -2,13 +2,17 @@ package app_test
 
 import (
 	"net/http"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tidwall/gjson"
 
+	"github.com/eshop-sandbox/sandbox/fixtures"
 	"github.com/eshop-sandbox/sandbox/sandbox"
+	"github.com/eshop-sandbox/sandbox/sandbox/app"
 	"github.com/eshop-sandbox/sandbox/sandbox/sandboxtest"
 )
 
@@ -55,6 +59,70 @@ func TestPackedSeedAnswersAsRead(t *testing.T) {
 	for _, s := range []*sandboxtest.Server{plain, packed} {
 		res := s.Do(sandboxtest.Call{Method: http.MethodPatch, Path: "/api/products/" + guid, PrivateToken: s.PrivateToken,
 			Body: map[string]any{"data": map[string]any{"name": "Renamed after packing"}}})
+		if res.Status != http.StatusOK {
+			t.Fatalf("PATCH product: %d %s", res.Status, res.Body)
+		}
+	}
+	compare("after a write")
+}
+
+// TestStartFromPacksAnswersAsRead: a fixture folder checked with a stamp
+// and packed (what `sandbox fixtures check --stamp` does) starts with its
+// collections attached from the packs, and answers byte for byte what a
+// start reading the JSON files answers: lists, details, the change logs
+// told by the seeded records, and the payment codes of the seeded orders
+// whose payment is pending (found through the packs' marks), before and
+// after a write.
+func TestStartFromPacksAnswersAsRead(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, fixtures.FS); err != nil {
+		t.Fatal(err)
+	}
+	l, err := app.FixtureLoader(os.DirFS(dir), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Check(dir); err != nil {
+		t.Fatal(err)
+	}
+	packs, err := l.WritePacks(dir, 1)
+	if err != nil || !slices.Contains(packs, "eshops/1001/orders.json") || !slices.Contains(packs, "eshops/1001/products.json") {
+		t.Fatalf("packed %v, %v", packs, err)
+	}
+	at := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+	config := func(packAbove int64) sandbox.Config {
+		return sandbox.Config{Seed: 7, PackAbove: packAbove, Fixtures: os.DirFS(dir), FixturesName: dir, Clock: sandbox.NewFrozenClock(at)}
+	}
+	// Background packing is kept out of the way (nothing holds 1 TiB), so
+	// packed records come from the packs alone.
+	fromPacks := sandboxtest.New(t, config(1<<40))
+	fromFiles := sandboxtest.New(t, config(-1))
+	if !fromPacks.App.Store.HasPacked() || fromFiles.App.Store.HasPacked() {
+		t.Fatalf("packed collections: %v from packs, %v from files; want true, false",
+			fromPacks.App.Store.HasPacked(), fromFiles.App.Store.HasPacked())
+	}
+	get := func(s *sandboxtest.Server, path string) *sandboxtest.Response {
+		return s.Do(sandboxtest.Call{Method: http.MethodGet, Path: path, PrivateToken: s.PrivateToken})
+	}
+	guid := gjson.GetBytes(get(fromFiles, "/api/products?itemsPerPage=1").Body, "data.products.0.guid").String()
+	paths := []string{"/api/products?itemsPerPage=50", "/api/orders?itemsPerPage=50", "/api/customers",
+		"/api/products/" + guid, "/api/orders/2025000020", "/api/products/changes?from=2000-01-01T00:00:00%2B0000", "/api/orders/changes?from=2000-01-01T00:00:00%2B0000",
+		"/api/payment-status/TRX-78A72CCD1CE3", "/api/payment-status/TRX-69894025277F"}
+	compare := func(when string) {
+		t.Helper()
+		for _, p := range paths {
+			a, b := get(fromFiles, p), get(fromPacks, p)
+			da := strings.ReplaceAll(string(a.Env.Data), fromFiles.URL, "{base}")
+			db := strings.ReplaceAll(string(b.Env.Data), fromPacks.URL, "{base}")
+			if a.Status != http.StatusOK || a.Status != b.Status || da != db {
+				t.Errorf("%s, GET %s: from files %d %.200s\nfrom packs %d %.200s", when, p, a.Status, a.Body, b.Status, b.Body)
+			}
+		}
+	}
+	compare("untouched")
+	for _, s := range []*sandboxtest.Server{fromFiles, fromPacks} {
+		res := s.Do(sandboxtest.Call{Method: http.MethodPatch, Path: "/api/products/" + guid, PrivateToken: s.PrivateToken,
+			Body: map[string]any{"data": map[string]any{"name": "Renamed after a start from packs"}}})
 		if res.Status != http.StatusOK {
 			t.Fatalf("PATCH product: %d %s", res.Status, res.Body)
 		}

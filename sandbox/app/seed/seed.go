@@ -75,6 +75,16 @@ type Loader struct {
 	// Trusted skips the JSON syntax check too: for the embedded set, which
 	// the tests check (syntax, schemas, references) before it ships.
 	Trusted bool
+	// Packs attaches a collection's pack (see PackDir) in place of its
+	// file where one was made from the file as the stamp vouches for it.
+	// Only an in-memory store takes packs; Load ignores them otherwise.
+	Packs bool
+	// Marks names, per collection, the byte strings a start looks for
+	// among its seeded records (store.Tx.ScanSeededContaining): a pack
+	// notes which records hold them, so that the start decodes only those.
+	Marks map[string][]string
+
+	packs bool // this load takes packs
 
 	noStamp bool   // Check: ignore an existing stamp
 	checked *stamp // Check: the stamp being made
@@ -90,11 +100,16 @@ const DefaultMaxFileBytes = 4 << 30
 type Summary struct {
 	Eshops  []int
 	Records int
+	// Packed lists the collection files whose pack was attached in their
+	// place (see PackDir).
+	Packed []string
 }
 
 // Load reads every e-shop folder and writes it into st in one transaction,
 // so a broken fixture leaves nothing half-seeded.
 func (l *Loader) Load(st *store.Store) (*Summary, error) {
+	l.packs = l.Packs && !st.Persistent()
+	defer func() { l.packs = false }()
 	sum, loaded, err := l.readAll()
 	if err != nil {
 		return nil, err
@@ -154,6 +169,10 @@ func (l *Loader) readAll() (*Summary, []*eshopFiles, error) {
 		for _, recs := range ef.collections {
 			sum.Records += len(recs)
 		}
+		for _, name := range sortedKeys(ef.packed) {
+			sum.Records += len(ef.packed[name].IDs)
+			sum.Packed = append(sum.Packed, "eshops/"+strconv.Itoa(id)+"/"+name+".json")
+		}
 	}
 	if len(loaded) == 0 {
 		return nil, nil, &Error{File: l.path("eshops"), Reason: "no e-shop folder found"}
@@ -197,6 +216,7 @@ type eshopFiles struct {
 	info        []byte
 	singles     map[string][]byte // customer-fields, order-statuses
 	collections map[string][]record
+	packed      map[string]*store.Packed // collections attached from their packs
 	creds       *credentials
 }
 
@@ -206,7 +226,7 @@ func (l *Loader) read(id int, st *stamp) (*eshopFiles, error) {
 	if err != nil {
 		return nil, &Error{File: l.path(dir), Reason: err.Error()}
 	}
-	ef := &eshopFiles{singles: map[string][]byte{}, collections: map[string][]record{}}
+	ef := &eshopFiles{singles: map[string][]byte{}, collections: map[string][]record{}, packed: map[string]*store.Packed{}}
 	names := make([]string, 0, len(entries))
 	for _, e := range entries {
 		if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") {
@@ -244,6 +264,8 @@ func (l *Loader) read(id int, st *stamp) (*eshopFiles, error) {
 			ef.creds = r.creds
 		case r.single:
 			ef.singles[strings.TrimSuffix(name, ".json")] = r.raw
+		case r.packed != nil:
+			ef.packed[strings.TrimSuffix(name, ".json")] = r.packed
 		default:
 			l.noteChecked(dir+"/"+name, r.raw, r.recs)
 			ef.collections[strings.TrimSuffix(name, ".json")] = r.recs
@@ -262,6 +284,7 @@ type fileResult struct {
 	creds  *credentials
 	single bool
 	recs   []record
+	packed *store.Packed
 	err    error
 }
 
@@ -277,6 +300,13 @@ func (l *Loader) readFile(id int, file, name string, st *stamp) (r fileResult) {
 	}
 	if info.Size() > limit {
 		return fail(&Error{File: l.path(file), Line: 1, Reason: fmt.Sprintf("the file is %d bytes; a fixture file may hold at most %d", info.Size(), limit)})
+	}
+	if l.packs && st != nil {
+		if _, known := l.Registry.Resource(strings.TrimSuffix(name, ".json")); known {
+			if p := l.readPack(file, info, st); p != nil {
+				return fileResult{packed: p}
+			}
+		}
 	}
 	raw, err := fs.ReadFile(l.FS, file)
 	if err != nil {
@@ -345,19 +375,23 @@ func (ef *eshopFiles) write(tx *store.Tx, rw *store.Reserved) (int, error) {
 			return 0, err
 		}
 	}
-	names := make([]string, 0, len(ef.collections))
-	for name := range ef.collections {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		var maxID int64
-		recs := ef.collections[name]
-		for _, rec := range recs {
-			if v, err := strconv.ParseInt(rec.id, 10, 64); err == nil && v > maxID {
-				maxID = v
-			}
+	for _, name := range sortedKeys(ef.packed) {
+		p := ef.packed[name]
+		if err := tx.AttachPacked(id, name, p); err != nil {
+			return 0, fmt.Errorf("seed %s: %w", name, err)
 		}
+		n += len(p.IDs)
+		if err := tx.SetSequence(id, name, maxNumericID(p.IDs)); err != nil {
+			return 0, err
+		}
+	}
+	for _, name := range sortedKeys(ef.collections) {
+		recs := ef.collections[name]
+		ids := make([]string, len(recs))
+		for i, rec := range recs {
+			ids[i] = rec.id
+		}
+		maxID := maxNumericID(ids)
 		if tx.Persistent() {
 			for _, rec := range recs {
 				if _, err := rw.Put(tx, id, name, rec.id, rec.raw); err != nil {
@@ -367,10 +401,9 @@ func (ef *eshopFiles) write(tx *store.Tx, rw *store.Reserved) (int, error) {
 		} else if len(recs) > 0 {
 			// In memory the records stay where they were read: a base
 			// layer under the store (see store.Tx.Attach).
-			ids := make([]string, len(recs))
 			docs := make([][]byte, len(recs))
 			for i, rec := range recs {
-				ids[i], docs[i] = rec.id, rec.raw
+				docs[i] = rec.raw
 			}
 			if err := tx.Attach(id, name, ids, docs); err != nil {
 				return 0, fmt.Errorf("seed %s: %w", name, err)
@@ -387,6 +420,27 @@ func (ef *eshopFiles) write(tx *store.Tx, rw *store.Reserved) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// maxNumericID is the largest of the ids that are numbers (0 when none
+// is): the collection's sequence goes on from it.
+func maxNumericID(ids []string) int64 {
+	var m int64
+	for _, id := range ids {
+		if v, err := strconv.ParseInt(id, 10, 64); err == nil && v > m {
+			m = v
+		}
+	}
+	return m
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // checkSyntax reports a JSON syntax error with its line.

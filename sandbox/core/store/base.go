@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"time"
@@ -20,8 +21,9 @@ type baseColl struct {
 	ids   []string
 	docs  [][]byte // JSON objects without the store's metadata fields, or packed (see pack.go)
 	index map[string]int32
-	pack  *packing // nil: docs are the records as read
-	dict  int      // bytes of the packing's dictionary
+	pack  *packing           // nil: docs are the records as read
+	dict  int                // bytes of the packing's dictionary
+	marks map[string][]int32 // see Packed.Marks
 }
 
 // position finds a base record; its list-order number is its position,
@@ -51,6 +53,11 @@ func (t *Tx) Attach(eshop int, coll string, ids []string, docs [][]byte) error {
 	if len(ids) != len(docs) {
 		return fmt.Errorf("store: attach %s: %d ids for %d documents", coll, len(ids), len(docs))
 	}
+	return t.attach(eshop, coll, &baseColl{ids: ids, docs: docs})
+}
+
+// attach makes b the base layer of an empty collection.
+func (t *Tx) attach(eshop int, coll string, b *baseColl) error {
 	if t.s.Persistent() {
 		return fmt.Errorf("store: attach %s: a data file holds its records itself", coll)
 	}
@@ -58,7 +65,8 @@ func (t *Tx) Attach(eshop int, coll string, ids []string, docs [][]byte) error {
 	if t.Count(eshop, coll) > 0 || t.s.baseColl(prefix) != nil {
 		return fmt.Errorf("store: attach %s: the collection is not empty", coll)
 	}
-	b := &baseColl{ids: ids, docs: docs, index: make(map[string]int32, len(ids))}
+	ids := b.ids
+	b.index = make(map[string]int32, len(ids))
 	for i, id := range ids {
 		if !validID(id) {
 			return sandbox.Invalid(id, "identifier %q contains a character the sandbox cannot store (':', '*', '?')", id)
@@ -188,6 +196,34 @@ func StripMeta(doc []byte) []byte { return stripMeta(doc) }
 // HasBase reports whether a collection has a base layer.
 func (t *Tx) HasBase(eshop int, coll string) bool {
 	return t.s.baseColl(collPrefix(eshop, coll)) != nil
+}
+
+// ScanSeededContaining is ScanSeeded for the records that contain the
+// bytes of needle only. A packed collection marked for needle when it was
+// packed (see Packed.Marks) decodes those records alone.
+func (t *Tx) ScanSeededContaining(eshop int, coll, needle string, fn func(id string, doc []byte) bool) error {
+	b := t.s.baseColl(collPrefix(eshop, coll))
+	if b == nil {
+		return nil
+	}
+	at, marked := b.marks[needle]
+	if !marked {
+		return t.ScanSeeded(eshop, coll, func(id string, doc []byte) bool {
+			return !bytes.Contains(doc, []byte(needle)) || fn(id, doc)
+		})
+	}
+	var buf []byte
+	for _, i := range at {
+		doc, err := b.doc(buf[:0], int(i))
+		if err != nil {
+			return fmt.Errorf("store: unpack %s/%s: %w", coll, b.ids[i], err)
+		}
+		buf = doc
+		if !fn(b.ids[i], doc) {
+			return nil
+		}
+	}
+	return nil
 }
 
 // ScanSeeded calls fn for each record of a collection's base layer as it

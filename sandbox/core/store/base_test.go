@@ -99,24 +99,50 @@ func TestBaseLayerAnswersLikeStoredRecords(t *testing.T) {
 		}},
 		{"delete the whole collection", func(tx *Tx) error { return tx.DeleteCollection(1, "things") }},
 	}
-	for _, packed := range []bool{false, true} {
+	for _, form := range []baseForm{asRead, packedAfter, attachedPacked} {
 		for _, tc := range tests {
-			name := tc.name
-			if packed {
-				name += ", packed"
-			}
-			t.Run(name, func(t *testing.T) { compareBaseAndStored(t, packed, tc.ops) })
+			t.Run(tc.name+", "+string(form), func(t *testing.T) { compareBaseAndStored(t, form, tc.ops) })
 		}
 	}
 }
 
+// baseForm is how the base layer holds its records in a test.
+type baseForm string
+
+const (
+	asRead         baseForm = "as read"
+	packedAfter    baseForm = "packed by Compact"
+	attachedPacked baseForm = "attached packed" // PackRecords, then AttachPacked (a fixture folder's packs)
+)
+
 // compareBaseAndStored runs ops on a store with a base layer (packed, or
 // as attached) and on one with the same records put one by one, and
 // compares what both answer.
-func compareBaseAndStored(t *testing.T, packed bool, ops func(tx *Tx) error) {
+func compareBaseAndStored(t *testing.T, form baseForm, ops func(tx *Tx) error) {
 	t.Helper()
 	based, plain := seedBoth(t, 5)
-	if packed {
+	switch form {
+	case attachedPacked:
+		based = openMem(t, nil)
+		var ids []string
+		var docs [][]byte
+		_ = plain.View(func(tx *Tx) error {
+			return tx.Scan(1, "things", func(id string, doc []byte) bool {
+				ids, docs = append(ids, id), append(docs, StripMeta(append([]byte(nil), doc...)))
+				return true
+			})
+		})
+		p, err := PackRecords(ids, docs, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := based.Update(func(tx *Tx) error { return tx.AttachPacked(1, "things", p) }); err != nil {
+			t.Fatal(err)
+		}
+		if b := based.baseColl(collPrefix(1, "things")); b == nil || b.pack == nil {
+			t.Fatal("the base layer is not packed after AttachPacked")
+		}
+	case packedAfter:
 		st, err := based.Compact(0)
 		if err != nil || st.Collections != 1 || st.Records != 5 {
 			t.Fatalf("Compact = %+v, %v; want one collection of 5 records packed", st, err)

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"runtime"
@@ -32,7 +33,8 @@ const dictSamples = 400
 
 // packing is what a packed collection's records need to be read.
 type packing struct {
-	dec *zstd.Decoder
+	dec  *zstd.Decoder
+	dict []byte // nil: packed without one
 }
 
 // unpack decodes frame, appending the record to dst.
@@ -115,6 +117,91 @@ func (s *Store) Compact(minBytes int64) (CompactStats, error) {
 	return st, nil
 }
 
+// Packed is a collection's records in packed form, as a packed base
+// layer holds them: a zstd dictionary (nil when the collection was too
+// small to train one) and one zstd frame per record, which decodes with
+// that dictionary to the record as Attach takes it. A fixture folder
+// keeps it on disk beside the files it was made from, so that a start
+// attaches it without reading or packing the records again (see
+// seed.WritePacks and Tx.AttachPacked).
+type Packed struct {
+	Dict []byte
+	IDs  []string
+	Docs [][]byte
+	// Marks lists, for each byte string the records were searched for
+	// when packed, the positions (from 0, ascending) of the records that
+	// contain it, so that ScanSeededContaining decodes only those.
+	Marks map[string][]int32
+}
+
+// PackRecords packs ids/docs (as Attach takes them): a dictionary trained
+// on a sample, and each record compressed with it, in parallel. The ids
+// are copied. The records are searched for each of marks (see
+// Packed.Marks).
+func PackRecords(ids []string, docs [][]byte, marks []string) (*Packed, error) {
+	b, err := packColl(&baseColl{ids: ids, docs: docs})
+	if err != nil {
+		return nil, err
+	}
+	p := &Packed{Dict: b.pack.dict, IDs: b.ids, Docs: b.docs}
+	for _, m := range marks {
+		if p.Marks == nil {
+			p.Marks = map[string][]int32{}
+		}
+		at := []int32{}
+		for i, d := range docs {
+			if bytes.Contains(d, []byte(m)) {
+				at = append(at, int32(i))
+			}
+		}
+		p.Marks[m] = at
+	}
+	return p, nil
+}
+
+// AttachPacked is Attach for records packed by PackRecords, which stay
+// where they are (p must not change afterwards). Each frame is checked
+// to be a frame of p's dictionary; its record is decoded when it is read.
+func (t *Tx) AttachPacked(eshop int, coll string, p *Packed) error {
+	if len(p.IDs) != len(p.Docs) {
+		return fmt.Errorf("store: attach %s: %d ids for %d records", coll, len(p.IDs), len(p.Docs))
+	}
+	dec, err := newDecoder(p.Dict)
+	if err != nil {
+		return fmt.Errorf("store: attach %s: %w", coll, err)
+	}
+	want := uint32(0)
+	if p.Dict != nil {
+		want = packDictID
+	}
+	var h zstd.Header
+	for i, f := range p.Docs {
+		if err := h.Decode(f); err != nil || h.DictionaryID != want || h.Skippable {
+			return fmt.Errorf("store: attach %s: record %q is not a frame of the collection's packing", coll, p.IDs[i])
+		}
+	}
+	for m, at := range p.Marks {
+		for i, v := range at {
+			if v < 0 || int(v) >= len(p.IDs) || (i > 0 && v <= at[i-1]) {
+				return fmt.Errorf("store: attach %s: the records marked %q are not positions in order", coll, m)
+			}
+		}
+	}
+	return t.attach(eshop, coll, &baseColl{ids: p.IDs, docs: p.Docs, pack: &packing{dec: dec, dict: p.Dict}, dict: len(p.Dict), marks: p.Marks})
+}
+
+// packDictID is the id of every trained dictionary: the frames are read
+// by nothing but the sandbox, and the same records pack to the same bytes.
+const packDictID = 1 << 16
+
+func newDecoder(d []byte) (*zstd.Decoder, error) {
+	opts := []zstd.DOption{zstd.WithDecoderConcurrency(runtime.GOMAXPROCS(0)), zstd.IgnoreChecksum(true)}
+	if d != nil {
+		opts = append(opts, zstd.WithDecoderDicts(d))
+	}
+	return zstd.NewReader(nil, opts...)
+}
+
 // packColl builds the packed copy of a base collection: ids copied out of
 // the buffer they were read from, a dictionary trained on a sample, and
 // each record compressed with it, in parallel.
@@ -126,22 +213,20 @@ func packColl(b *baseColl) (*baseColl, error) {
 	d := trainDict(b.docs)
 	encOpts := []zstd.EOption{zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderCRC(false),
 		zstd.WithZeroFrames(true), zstd.WithEncoderConcurrency(runtime.GOMAXPROCS(0))}
-	decOpts := []zstd.DOption{zstd.WithDecoderConcurrency(runtime.GOMAXPROCS(0)), zstd.IgnoreChecksum(true)}
 	if d != nil {
 		encOpts = append(encOpts, zstd.WithEncoderDict(d))
-		decOpts = append(decOpts, zstd.WithDecoderDicts(d))
 	}
 	enc, err := zstd.NewWriter(nil, encOpts...)
 	if err != nil {
 		return nil, err
 	}
 	defer enc.Close()
-	dec, err := zstd.NewReader(nil, decOpts...)
+	dec, err := newDecoder(d)
 	if err != nil {
 		return nil, err
 	}
 	out := &baseColl{ids: make([]string, n), docs: make([][]byte, n), index: make(map[string]int32, n),
-		pack: &packing{dec: dec}, dict: len(d)}
+		pack: &packing{dec: dec, dict: d}, dict: len(d)}
 	workers := runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -190,9 +275,7 @@ func trainDict(docs [][]byte) (d []byte) {
 			d = nil
 		}
 	}()
-	// A fixed dictionary id: the frames are never read by anything but
-	// this process, and the same records pack to the same bytes.
-	d, err := dict.BuildZstdDict(samples, dict.Options{MaxDictSize: 112 << 10, HashBytes: 6, ZstdDictID: 1 << 16, ZstdLevel: zstd.SpeedFastest})
+	d, err := dict.BuildZstdDict(samples, dict.Options{MaxDictSize: 112 << 10, HashBytes: 6, ZstdDictID: packDictID, ZstdLevel: zstd.SpeedFastest})
 	if err != nil {
 		return nil
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // TestCompactPacksAndReadsBack packs collections of the shapes a seeded
@@ -203,4 +205,155 @@ func TestCompactBesideWrites(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// packedThings packs n records of the shape the base-layer tests use,
+// every third holding "pending", marked for it when mark is set.
+func packedThings(t *testing.T, n int, mark bool) (*Packed, []string, [][]byte) {
+	t.Helper()
+	var ids []string
+	var docs [][]byte
+	for i := 1; i <= n; i++ {
+		state := "paid"
+		if i%3 == 0 {
+			state = "pending"
+		}
+		ids = append(ids, fmt.Sprintf("id%d", i))
+		docs = append(docs, []byte(fmt.Sprintf(`{"name":"n%d","state":"%s","text":"%s"}`, i, state, strings.Repeat("same words again ", 10))))
+	}
+	var marks []string
+	if mark {
+		marks = []string{"pending", "nowhere"}
+	}
+	p, err := PackRecords(ids, docs, marks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, ids, docs
+}
+
+// TestAttachPackedReadsBackEveryRecord: records packed by PackRecords
+// and attached as they are read back exactly, in their order, with and
+// without a dictionary (a collection too small to train one).
+func TestAttachPackedReadsBackEveryRecord(t *testing.T) {
+	for _, n := range []int{5, 200} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			p, ids, docs := packedThings(t, n, false)
+			if (p.Dict != nil) != (n >= 32) {
+				t.Fatalf("%d records: dictionary of %d bytes", n, len(p.Dict))
+			}
+			s := openMem(t, nil)
+			if err := s.Update(func(tx *Tx) error { return tx.AttachPacked(1, "things", p) }); err != nil {
+				t.Fatal(err)
+			}
+			i := 0
+			_ = s.View(func(tx *Tx) error {
+				return tx.ScanSeeded(1, "things", func(id string, doc []byte) bool {
+					if id != ids[i] || string(doc) != string(docs[i]) {
+						t.Errorf("record %d: %s %s, want %s %s", i, id, doc, ids[i], docs[i])
+					}
+					i++
+					return true
+				})
+			})
+			if i != n {
+				t.Fatalf("scanned %d records, want %d", i, n)
+			}
+		})
+	}
+}
+
+// TestScanSeededContaining: the records holding a byte string are the
+// same whether the collection is as read, packed without marks or packed
+// with them; with marks only the marked records are decoded.
+func TestScanSeededContaining(t *testing.T) {
+	scan := func(s *Store, needle string) string {
+		var b strings.Builder
+		_ = s.View(func(tx *Tx) error {
+			return tx.ScanSeededContaining(1, "things", needle, func(id string, doc []byte) bool {
+				fmt.Fprintf(&b, "%s=%s,", id, doc[:20])
+				return true
+			})
+		})
+		return b.String()
+	}
+	stores := map[string]*Store{}
+	for _, form := range []string{"as read", "packed", "packed and marked"} {
+		p, ids, docs := packedThings(t, 60, form == "packed and marked")
+		s := openMem(t, nil)
+		err := s.Update(func(tx *Tx) error {
+			if form == "as read" {
+				return tx.Attach(1, "things", ids, docs)
+			}
+			return tx.AttachPacked(1, "things", p)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		stores[form] = s
+	}
+	for _, needle := range []string{"pending", "nowhere", "paid"} {
+		want := scan(stores["as read"], needle)
+		if needle == "pending" && strings.Count(want, "=") != 20 {
+			t.Fatalf("as read, %q: %s; want 20 records", needle, want)
+		}
+		for form, s := range stores {
+			if got := scan(s, needle); got != want {
+				t.Errorf("%s, %q:\n %s\nwant\n %s", form, needle, got, want)
+			}
+		}
+	}
+	// The marks are what is decoded: marks naming one record (as no
+	// packer would write them) show that the others are not looked at.
+	p, _, _ := packedThings(t, 60, true)
+	p.Marks["pending"] = []int32{5}
+	s := openMem(t, nil)
+	if err := s.Update(func(tx *Tx) error { return tx.AttachPacked(1, "things", p) }); err != nil {
+		t.Fatal(err)
+	}
+	if got := scan(s, "pending"); got != `id6={"name":"n6","state",` {
+		t.Fatalf("marked scan visited %s", got)
+	}
+}
+
+// TestAttachPackedRefusals: frames that are not the collection's (another
+// dictionary, no frame at all), marks that are not positions in order and
+// mismatched lengths are refused before anything is attached.
+func TestAttachPackedRefusals(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(p *Packed)
+		want   string
+	}{
+		{"a frame of no dictionary", func(p *Packed) { p.Dict = nil }, "not a frame of the collection's packing"},
+		{"garbage for a frame", func(p *Packed) { p.Docs[3] = []byte(`{"name":"plain JSON"}`) }, "not a frame"},
+		{"a frame packed without the dictionary", func(p *Packed) {
+			enc, err := zstd.NewWriter(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer enc.Close()
+			p.Docs[0] = enc.EncodeAll([]byte(`{"name":"n1"}`), nil)
+		}, "not a frame"},
+		{"marks out of range", func(p *Packed) { p.Marks["pending"] = []int32{2, 500} }, "not positions in order"},
+		{"marks out of order", func(p *Packed) { p.Marks["pending"] = []int32{8, 2} }, "not positions in order"},
+		{"fewer ids than records", func(p *Packed) { p.IDs = p.IDs[1:] }, "ids for"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, _, _ := packedThings(t, 100, true)
+			tc.change(p)
+			s := openMem(t, nil)
+			err := s.Update(func(tx *Tx) error { return tx.AttachPacked(1, "things", p) })
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("AttachPacked = %v; want an error saying %q", err, tc.want)
+			}
+			_ = s.View(func(tx *Tx) error {
+				if tx.HasBase(1, "things") || tx.Count(1, "things") != 0 {
+					t.Fatal("a refused attach left records")
+				}
+				return nil
+			})
+		})
+	}
 }
