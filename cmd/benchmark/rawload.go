@@ -33,6 +33,21 @@ func rawGetBytes(base, path, token string) []byte {
 	return append(req, "\r\n"...)
 }
 
+// rawPost returns a POST of body to path with the API headers, built
+// once (what wrk sends with the post script, see runWrkPost).
+func rawPost(base, path, token string, body []byte) rawRequest {
+	u, err := url.Parse(base)
+	if err != nil {
+		panic(err)
+	}
+	req := fmt.Appendf(nil, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n", path, u.Host, len(body))
+	if token != "" {
+		req = fmt.Appendf(req, "Service-Private-API-Token: %s\r\n", token)
+	}
+	req = append(append(req, "\r\n"...), body...)
+	return func(int) []byte { return req }
+}
+
 // rawGets cycles through a GET per path (request i asks for
 // paths[i%len(paths)]), each built once.
 func rawGets(base, token string, paths []string) rawRequest {

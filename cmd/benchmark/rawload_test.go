@@ -1,9 +1,12 @@
 package main
 
 import (
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"os/exec"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -50,5 +53,38 @@ func TestRawLoad(t *testing.T) {
 		if c.errors && r.errors != r.requests {
 			t.Errorf("%v: %d errors of %d, want all", c.paths, r.errors, r.requests)
 		}
+	}
+}
+
+// TestRawPost: the lean generator's POST arrives whole, with its body and
+// the API headers, request after request on kept-alive connections, and
+// wrk's POST script sends the same body.
+func TestRawPost(t *testing.T) {
+	body := []byte(`{"data":{"email":"bench@example.test","items":[{"amount":"1.000"}]}}`)
+	var got atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		raw, _ := io.ReadAll(r.Body)
+		if r.Method != http.MethodPost || r.URL.Path != "/api/orders" || string(raw) != string(body) ||
+			r.Header.Get("Service-Private-API-Token") != token || r.Header.Get("Content-Type") != "application/json" {
+			http.Error(w, "not the order", http.StatusBadRequest)
+			return
+		}
+		got.Add(1)
+		w.WriteHeader(http.StatusCreated)
+	}))
+	defer srv.Close()
+	r := rawLoad(2, 200*time.Millisecond, srv.URL, rawPost(srv.URL, "/api/orders", token, body))
+	if r.requests == 0 || r.errors != 0 || int64(r.requests) != got.Load() {
+		t.Fatalf("%d requests, %d errors, %d orders received", r.requests, r.errors, got.Load())
+	}
+	wrk, err := exec.LookPath("wrk")
+	if err != nil {
+		t.Log("wrk not installed: its POST is not exercised")
+		return
+	}
+	before := got.Load()
+	wr, err := runWrkPost(wrk, srv.URL+"/api/orders", body, 2, 1)
+	if err != nil || wr.requests == 0 || wr.errors != 0 || got.Load() == before {
+		t.Fatalf("wrk POST: %+v %v, %d orders received", wr, err, got.Load()-before)
 	}
 }
