@@ -98,6 +98,36 @@ func (b Body) Contains(sub []byte) bool {
 	return false
 }
 
+// Head appends the body's first n bytes (all of it when shorter) to dst,
+// across parts, without joining the rest.
+func (b Body) Head(dst []byte, n int) []byte {
+	for _, p := range b.parts {
+		if n <= 0 {
+			break
+		}
+		k := min(n, len(p))
+		dst = append(dst, p[:k]...)
+		n -= k
+	}
+	return dst
+}
+
+// Tail appends the body's last n bytes (all of it when shorter) to dst,
+// across parts, without joining the rest.
+func (b Body) Tail(dst []byte, n int) []byte {
+	n = min(n, b.n)
+	skip := b.n - n
+	for _, p := range b.parts {
+		if skip >= len(p) {
+			skip -= len(p)
+			continue
+		}
+		dst = append(dst, p[skip:]...)
+		skip = 0
+	}
+	return dst
+}
+
 // String is the whole body as text.
 func (b Body) String() string { return string(b.Bytes()) }
 

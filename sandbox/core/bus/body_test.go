@@ -63,3 +63,27 @@ func TestBodyContains(t *testing.T) {
 		}
 	}
 }
+
+// TestBodyHeadTail checks Head and Tail against slicing the joined body,
+// for every way of cutting a text into parts of up to three pieces and
+// every length.
+func TestBodyHeadTail(t *testing.T) {
+	text := []byte(`{"data":{"orders":[1,2],"paginator":{"page":1}},"errors":null}`)
+	for i := 0; i <= len(text); i++ {
+		for j := i; j <= len(text); j++ {
+			var b Body
+			b.Append(text[:i])
+			b.Append(text[i:j])
+			b.Append(text[j:])
+			for _, n := range []int{0, 1, 7, 30, len(text) - 1, len(text), len(text) + 5} {
+				k := min(n, len(text))
+				if got := b.Head([]byte("x"), n); string(got) != "x"+string(text[:k]) {
+					t.Fatalf("cut at %d, %d: Head(%d) = %q", i, j, n, got)
+				}
+				if got := b.Tail(nil, n); string(got) != string(text[len(text)-k:]) {
+					t.Fatalf("cut at %d, %d: Tail(%d) = %q", i, j, n, got)
+				}
+			}
+		}
+	}
+}
