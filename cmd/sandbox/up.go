@@ -140,6 +140,9 @@ file is closed).`,
 				warnExposed(cmd.ErrOrStderr(), a)
 			}
 			a.Start()
+			// Paced once seeded: a large set loads at Go's default pace,
+			// not at a small heap's wider one.
+			paceGC(ctx) // gcpace.go
 			// Record where it listens, so client commands and the example
 			// add-on find it without --url (sandbox/app/discover).
 			if forget, err := discover.Record(discover.Entry{Addr: a.Addr(), PublicURL: cfg.PublicURL, Version: cfg.Version}); err != nil {
