@@ -47,11 +47,15 @@ func (sh *Shop) method(coll string, v any, field, what string, optional bool, fl
 		}
 		return nil, sandbox.Invalid(field, "Field %s is required; it may be null only in a historical order with %s=true (or in a cash-desk order).", field, flag)
 	}
-	m, err := Get(sh.Tx, sh.ID, coll, guid, what)
+	raw, err := sh.Tx.GetShared(sh.ID, coll, guid)
+	if errors.Is(err, sandbox.ErrNotFound) {
+		return nil, sandbox.Invalid(field, "Field %s: no %s %s in this e-shop.", field, what, guid)
+	}
 	if err != nil {
-		if errors.Is(err, sandbox.ErrNotFound) || sandbox.AsError(err).Kind == sandbox.KindNotFound {
-			return nil, sandbox.Invalid(field, "Field %s: no %s %s in this e-shop.", field, what, guid)
-		}
+		return nil, err
+	}
+	m, err := sh.settings.method(sh.ID, coll, guid, raw)
+	if err != nil {
 		return nil, err
 	}
 	if m["_active"] == false {

@@ -2,8 +2,11 @@ package orders
 
 import (
 	"encoding/json"
+	"fmt"
 	"sync"
 
+	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/crud"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/orders/rules"
 )
 
@@ -15,8 +18,22 @@ import (
 // parsed values are shared between requests and never changed. A nil
 // cache parses every time.
 type settingsCache struct {
-	mu    sync.Mutex
-	shops map[int]*parsedSettings
+	mu      sync.Mutex
+	shops   map[int]*parsedSettings
+	methods map[methodKey]*parsedMethod
+}
+
+// methodKey names a payment or shipping method record.
+type methodKey struct {
+	eshop      int
+	coll, guid string
+}
+
+// parsedMethod is a method record decoded, with the document it was
+// decoded from.
+type parsedMethod struct {
+	doc string
+	m   map[string]any
 }
 
 type parsedSettings struct {
@@ -82,4 +99,40 @@ func (c *settingsCache) fields(eshop int, doc []byte) map[string]any {
 	p.fieldsDoc, p.fields = string(doc), m
 	c.mu.Unlock()
 	return m
+}
+
+// method decodes a payment or shipping method record (doc, as stored,
+// with its metadata): an order reads two, and decoding them took a
+// twentieth of its time inside the write transaction, for records that
+// seldom change. The caller gets a copy of its own.
+func (c *settingsCache) method(eshop int, coll, guid string, doc []byte) (map[string]any, error) {
+	decode := func() (map[string]any, error) {
+		m, err := api.DecodeObject(doc)
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: %w", coll, guid, err)
+		}
+		delete(m, "_seq")
+		return m, nil
+	}
+	if c == nil {
+		return decode()
+	}
+	k := methodKey{eshop, coll, guid}
+	c.mu.Lock()
+	if p := c.methods[k]; p != nil && p.doc == string(doc) {
+		c.mu.Unlock()
+		return crud.Clone(p.m).(map[string]any), nil
+	}
+	c.mu.Unlock()
+	m, err := decode()
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if c.methods == nil {
+		c.methods = map[methodKey]*parsedMethod{}
+	}
+	c.methods[k] = &parsedMethod{doc: string(doc), m: crud.Clone(m).(map[string]any)}
+	c.mu.Unlock()
+	return m, nil
 }

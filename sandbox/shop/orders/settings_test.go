@@ -38,3 +38,37 @@ func TestSettingsCacheFollowsTheBytes(t *testing.T) {
 		t.Errorf("changed fields %v", g)
 	}
 }
+
+// TestMethodCacheGivesCopies: a method record is decoded once while its
+// bytes stay the same, each caller gets a copy of its own (a change to
+// one is not seen by the next), changed bytes are decoded anew, the
+// store's "_seq" is dropped, and a broken record is an error.
+func TestMethodCacheGivesCopies(t *testing.T) {
+	a := []byte(`{"_seq":3,"guid":"g1","name":"Card","_branches":["A","B"],"shippingCompany":{"id":7}}`)
+	b := []byte(`{"_seq":4,"guid":"g1","name":"Card online","_branches":["A"]}`)
+	for _, c := range []*settingsCache{newSettingsCache(), nil} {
+		first, err := c.method(1001, PaymentMethods, "g1", a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := first["_seq"]; ok || first["name"] != "Card" {
+			t.Fatalf("decoded %v", first)
+		}
+		first["name"] = "changed by a caller"
+		first["_branches"].([]any)[0] = "Z"
+		first["shippingCompany"].(map[string]any)["id"] = "x"
+		again, _ := c.method(1001, PaymentMethods, "g1", append([]byte(nil), a...))
+		if again["name"] != "Card" || again["_branches"].([]any)[0] != "A" || again["shippingCompany"].(map[string]any)["id"] == "x" {
+			t.Fatalf("a caller's change reached the next caller: %v", again)
+		}
+		if other, _ := c.method(1001, ShippingMethods, "g1", b); other["name"] != "Card online" {
+			t.Fatalf("another collection's record: %v", other)
+		}
+		if changed, _ := c.method(1001, PaymentMethods, "g1", b); changed["name"] != "Card online" {
+			t.Fatalf("changed bytes gave %v", changed)
+		}
+		if _, err := c.method(1001, PaymentMethods, "g2", []byte(`{"guid":`)); err == nil {
+			t.Fatal("a broken record decoded")
+		}
+	}
+}

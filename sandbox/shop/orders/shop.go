@@ -35,6 +35,7 @@ type Shop struct {
 	codes    *CodeIndex // shared across requests by the Service; nil: one of its own
 	cat      *Catalog
 	supplies map[string]*supplyIndex // stock id -> its supplies by code, as last read
+	settings *settingsCache          // shared across requests by the Service; nil: parse each time
 }
 
 // OpenShop reads the settings of the e-shop crud's writer writes, inside
@@ -51,7 +52,7 @@ func openShop(tx *store.Tx, w *crud.Writer, eshopID int, site *eshop.Site, setti
 	if err != nil {
 		return nil, err
 	}
-	s := &Shop{Tx: tx, W: w, ID: eshopID, Meta: meta, Now: tx.Now(), BaseURL: site.BaseURL, EshopURL: site.EshopURL(eshopID)}
+	s := &Shop{Tx: tx, W: w, ID: eshopID, Meta: meta, Now: tx.Now(), BaseURL: site.BaseURL, EshopURL: site.EshopURL(eshopID), settings: settings}
 	if raw, err := tx.GetShared(eshopID, eshop.InfoCollection, "info"); err == nil {
 		s.Info = gjson.Parse(sharedString(raw))
 	}

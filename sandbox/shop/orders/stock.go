@@ -252,7 +252,7 @@ func minSupply(p *Product) *decimal.Decimal {
 // the stored product (see splice.go); the rest of it is not decoded.
 func (s *Shop) syncProduct(p *Product, l StockLine, stockID int64, amt decimal.Decimal, sup map[string]any) error {
 	ed := &edits{doc: p.raw}
-	for _, v := range p.Doc.Get("variants").Array() {
+	for _, v := range p.Get("variants", "").Array() {
 		if c := v.Get("code"); c.Type != gjson.String || c.Str != l.Code {
 			continue
 		}
