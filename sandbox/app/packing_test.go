@@ -33,11 +33,8 @@ func TestPackedSeedAnswersAsRead(t *testing.T) {
 		t.Fatalf("packed collections: %v with PackAbove 1, %v with PackAbove -1; want true, false",
 			packed.App.Store.HasPacked(), plain.App.Store.HasPacked())
 	}
-	get := func(s *sandboxtest.Server, path string) *sandboxtest.Response {
-		return s.Do(sandboxtest.Call{Method: http.MethodGet, Path: path, PrivateToken: s.PrivateToken})
-	}
-	guid := gjson.GetBytes(get(plain, "/api/products?itemsPerPage=1").Body, "data.products.0.guid").String()
-	code := gjson.GetBytes(get(plain, "/api/orders?itemsPerPage=1").Body, "data.orders.0.code").String()
+	guid := gjson.GetBytes(apiGet(plain, "/api/products?itemsPerPage=1").Body, "data.products.0.guid").String()
+	code := gjson.GetBytes(apiGet(plain, "/api/orders?itemsPerPage=1").Body, "data.orders.0.code").String()
 	if guid == "" || code == "" {
 		t.Fatalf("no product (%q) or order (%q) to read", guid, code)
 	}
@@ -51,13 +48,10 @@ func TestPackedSeedAnswersAsRead(t *testing.T) {
 // the product guid in both, again.
 func answerAlike(t *testing.T, want, got *sandboxtest.Server, paths []string, guid string) {
 	t.Helper()
-	get := func(s *sandboxtest.Server, path string) *sandboxtest.Response {
-		return s.Do(sandboxtest.Call{Method: http.MethodGet, Path: path, PrivateToken: s.PrivateToken})
-	}
 	compare := func(when string) {
 		t.Helper()
 		for _, p := range paths {
-			a, b := get(want, p), get(got, p)
+			a, b := apiGet(want, p), apiGet(got, p)
 			// The two sandboxes differ in their addresses only.
 			da := strings.ReplaceAll(string(a.Env.Data), want.URL, "{base}")
 			db := strings.ReplaceAll(string(b.Env.Data), got.URL, "{base}")
@@ -112,12 +106,14 @@ func TestStartFromPacksAnswersAsRead(t *testing.T) {
 		t.Fatalf("packed collections: %v from packs, %v from files; want true, false",
 			fromPacks.App.Store.HasPacked(), fromFiles.App.Store.HasPacked())
 	}
-	get := func(s *sandboxtest.Server, path string) *sandboxtest.Response {
-		return s.Do(sandboxtest.Call{Method: http.MethodGet, Path: path, PrivateToken: s.PrivateToken})
-	}
-	guid := gjson.GetBytes(get(fromFiles, "/api/products?itemsPerPage=1").Body, "data.products.0.guid").String()
+	guid := gjson.GetBytes(apiGet(fromFiles, "/api/products?itemsPerPage=1").Body, "data.products.0.guid").String()
 	paths := []string{"/api/products?itemsPerPage=50", "/api/orders?itemsPerPage=50", "/api/customers",
 		"/api/products/" + guid, "/api/orders/2025000020", "/api/products/changes?from=2000-01-01T00:00:00%2B0000", "/api/orders/changes?from=2000-01-01T00:00:00%2B0000",
 		"/api/payment-status/TRX-78A72CCD1CE3", "/api/payment-status/TRX-69894025277F"}
 	answerAlike(t, fromFiles, fromPacks, paths, guid)
+}
+
+// apiGet sends GET path with the sandbox's private token.
+func apiGet(s *sandboxtest.Server, path string) *sandboxtest.Response {
+	return s.Do(sandboxtest.Call{Method: http.MethodGet, Path: path, PrivateToken: s.PrivateToken})
 }

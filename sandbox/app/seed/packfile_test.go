@@ -62,16 +62,24 @@ func seeded(t *testing.T, fsys fs.FS, packs bool) (*seed.Summary, map[string]str
 	l := loader(t, nil)
 	l.FS, l.Packs = fsys, packs
 	l.Marks = map[string][]string{"orders": {"pending"}}
-	st, err := store.Open(store.Options{})
+	st, sum := loadInto(t, l, store.Options{})
+	return sum, records(t, st)
+}
+
+// loadInto loads l into a new store opened with opts (closed when the
+// test ends) and fails the test when that does not go.
+func loadInto(t *testing.T, l *seed.Loader, opts store.Options) (*store.Store, *seed.Summary) {
+	t.Helper()
+	st, err := store.Open(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	t.Cleanup(func() { st.Close() })
 	sum, err := l.Load(st)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sum, records(t, st)
+	return st, sum
 }
 
 func records(t *testing.T, st *store.Store) map[string]string {
@@ -195,15 +203,7 @@ func TestPacksNotForADataFile(t *testing.T) {
 	dir, _ := packedSet(t)
 	l := loader(t, nil)
 	l.FS, l.Packs = os.DirFS(dir), true
-	st, err := store.Open(store.Options{Path: filepath.Join(t.TempDir(), "data.db")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	sum, err := l.Load(st)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, sum := loadInto(t, l, store.Options{Path: filepath.Join(t.TempDir(), "data.db")})
 	_, want := seeded(t, os.DirFS(dir), false)
 	if got := records(t, st); len(sum.Packed) != 0 || got["orders"] != want["orders"] {
 		t.Fatalf("a data file's load attached %v; orders equal to the file's: %v", sum.Packed, got["orders"] == want["orders"])

@@ -42,15 +42,7 @@ func loader(t testing.TB, fsys fstest.MapFS) *seed.Loader {
 func TestEmbeddedFixturesAreValid(t *testing.T) {
 	l := loader(t, nil)
 	l.FS = fixtures.FS
-	st, err := store.Open(store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	sum, err := l.Load(st)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, sum := loadInto(t, l, store.Options{})
 	if len(sum.Eshops) < 2 || sum.Records < 100 {
 		t.Fatalf("loaded %+v", sum)
 	}

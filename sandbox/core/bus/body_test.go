@@ -49,17 +49,25 @@ func TestBody(t *testing.T) {
 func TestBodyContains(t *testing.T) {
 	text := []byte(`{"data":{"paginator":{"page":1}},"errors":null}`)
 	subs := [][]byte{[]byte(`"paginator"`), []byte(`"data":{"p`), []byte(`}},"e`), []byte(`x`), []byte(`}`), []byte(`null}`), []byte(`{"data":{"paginator":{"page":1}},"errors":null}`), []byte(`nope`)}
+	eachCut(text, func(i, j int, b Body) {
+		for _, sub := range subs {
+			if got, want := b.Contains(sub), bytes.Contains(text, sub); got != want {
+				t.Fatalf("cut at %d, %d: Contains(%s) = %v, want %v", i, j, sub, got, want)
+			}
+		}
+	})
+}
+
+// eachCut calls fn with text cut into three parts at i and j, for every
+// i <= j.
+func eachCut(text []byte, fn func(i, j int, b Body)) {
 	for i := 0; i <= len(text); i++ {
 		for j := i; j <= len(text); j++ {
 			var b Body
 			b.Append(text[:i])
 			b.Append(text[i:j])
 			b.Append(text[j:])
-			for _, sub := range subs {
-				if got, want := b.Contains(sub), bytes.Contains(text, sub); got != want {
-					t.Fatalf("cut at %d, %d: Contains(%s) = %v, want %v", i, j, sub, got, want)
-				}
-			}
+			fn(i, j, b)
 		}
 	}
 }
@@ -69,21 +77,15 @@ func TestBodyContains(t *testing.T) {
 // every length.
 func TestBodyHeadTail(t *testing.T) {
 	text := []byte(`{"data":{"orders":[1,2],"paginator":{"page":1}},"errors":null}`)
-	for i := 0; i <= len(text); i++ {
-		for j := i; j <= len(text); j++ {
-			var b Body
-			b.Append(text[:i])
-			b.Append(text[i:j])
-			b.Append(text[j:])
-			for _, n := range []int{0, 1, 7, 30, len(text) - 1, len(text), len(text) + 5} {
-				k := min(n, len(text))
-				if got := b.Head([]byte("x"), n); string(got) != "x"+string(text[:k]) {
-					t.Fatalf("cut at %d, %d: Head(%d) = %q", i, j, n, got)
-				}
-				if got := b.Tail(nil, n); string(got) != string(text[len(text)-k:]) {
-					t.Fatalf("cut at %d, %d: Tail(%d) = %q", i, j, n, got)
-				}
+	eachCut(text, func(i, j int, b Body) {
+		for _, n := range []int{0, 1, 7, 30, len(text) - 1, len(text), len(text) + 5} {
+			k := min(n, len(text))
+			if got := b.Head([]byte("x"), n); string(got) != "x"+string(text[:k]) {
+				t.Fatalf("cut at %d, %d: Head(%d) = %q", i, j, n, got)
+			}
+			if got := b.Tail(nil, n); string(got) != string(text[len(text)-k:]) {
+				t.Fatalf("cut at %d, %d: Tail(%d) = %q", i, j, n, got)
 			}
 		}
-	}
+	})
 }
