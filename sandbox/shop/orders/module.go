@@ -11,7 +11,7 @@ import (
 
 // New binds the order behaviour to crud's write path and its store.
 func New(e *crud.Engine, ids *sandbox.IDs) *Service {
-	return &Service{Engine: e, Store: e.Store(), Site: e.Site(), IDs: ids, codes: NewCodeIndex(), settings: newSettingsCache()}
+	return &Service{Engine: e, Store: e.Store(), Site: e.Site(), IDs: ids, codes: NewCodeIndex(), settings: newSettingsCache(), stocks: newSupplyCache()}
 }
 
 // Start and AfterReset have nothing to prepare for orders: the item-id

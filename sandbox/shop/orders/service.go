@@ -29,6 +29,8 @@ type Service struct {
 	codes *CodeIndex
 	// settings keeps the e-shops' parsed status lists and field settings.
 	settings *settingsCache
+	// stocks keeps the stocks' supply indexes; see supplyCache.
+	stocks *supplyCache
 }
 
 // Update runs fn on an e-shop inside one store transaction, with crud's
@@ -40,7 +42,7 @@ func (s *Service) Update(eshopID int, fn func(sh *Shop) error) error {
 		if err != nil {
 			return err
 		}
-		sh.codes = s.codes
+		sh.codes, sh.stocks = s.codes, s.stocks
 		return fn(sh)
 	})
 }
@@ -53,7 +55,7 @@ func (s *Service) View(eshopID int, fn func(sh *Shop) error) error {
 		if err != nil {
 			return err
 		}
-		sh.codes = s.codes
+		sh.codes, sh.stocks = s.codes, s.stocks
 		return fn(sh)
 	})
 }

@@ -35,6 +35,7 @@ type Shop struct {
 	codes    *CodeIndex // shared across requests by the Service; nil: one of its own
 	cat      *Catalog
 	supplies map[string]*supplyIndex // stock id -> its supplies by code, as last read
+	stocks   *supplyCache            // shared across requests by the Service; nil: this transaction's only
 	settings *settingsCache          // shared across requests by the Service; nil: parse each time
 }
 

@@ -1,11 +1,14 @@
 package orders
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/shopspring/decimal"
@@ -81,13 +84,14 @@ func (s *Shop) MoveStock(stockID int64, orderCode string, lines []StockLine) err
 			}
 		}
 	}
-	rec, err := sups.record()
+	rec, edited, err := sups.record()
 	if err != nil {
 		return err
 	}
 	if err := s.W.Save(StocksCollection, sid, rec, crud.Edited); err != nil {
 		return err
 	}
+	s.reindexStock(sid, sups.index, rec, edited)
 	s.Emit(rules.EventStockMovement, sid)
 	// Only this stock changed, by the lines' deltas: the sums after the
 	// movement need no second pass over every stock.
@@ -152,13 +156,14 @@ func (ss *supplies) of(code, productGUID string) (map[string]any, error) {
 	return sup.m, nil
 }
 
-// record is the stock record with the changed and the new supplies.
-func (ss *supplies) record() ([]byte, error) {
+// record is the stock record with the changed and the new supplies, and
+// the splices that made it.
+func (ss *supplies) record() ([]byte, []splice, error) {
 	ed := &edits{doc: ss.index.doc}
 	for _, sup := range ss.changed {
 		if sup.at.Exists() {
 			if err := ed.replace(sup.at, sup.m); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
@@ -173,16 +178,31 @@ func (ss *supplies) record() ([]byte, error) {
 	case len(fresh) > 0:
 		err = ed.set(ed.root(), "_supplies", fresh)
 	}
-	return ed.result(), err
+	return ed.result(), ed.list, err
+}
+
+// reindexStock indexes the stock record just written (rec, made from the
+// record old indexes by the splices edited) without parsing it, when the
+// store holds those very bytes.
+func (s *Shop) reindexStock(stockID string, old *supplyIndex, rec []byte, edited []splice) {
+	stored, err := s.Tx.GetShared(s.ID, StocksCollection, stockID)
+	if err != nil || !bytes.Equal(stored, rec) {
+		return
+	}
+	if x, ok := old.rebased(stored, edited); ok {
+		s.remember(stockID, x)
+		s.stocks.put(s.ID, stockID, x)
+	}
 }
 
 // stockSums sums the amounts of the codes over every stock.
 func (s *Shop) stockSums(codes map[string]bool) (map[string]decimal.Decimal, error) {
 	out := map[string]decimal.Decimal{}
 	err := s.Tx.ScanShared(s.ID, StocksCollection, func(id string, doc []byte) bool {
-		for _, sp := range s.supplyIndex(id, doc).all {
-			if c := sp.Get("code").String(); codes[c] {
-				a, _ := decimal.NewFromString(sp.Get("amount").String())
+		x := s.supplyIndex(id, doc)
+		for c := range codes {
+			for _, i := range x.byCode[c] {
+				a, _ := decimal.NewFromString(x.all[i].Get("amount").String())
 				out[c] = out[c].Add(a)
 			}
 		}
@@ -194,35 +214,147 @@ func (s *Shop) stockSums(codes map[string]bool) (map[string]decimal.Decimal, err
 // supplyIndex is a stock record's supplies, parsed once: an order reads a
 // stock's supplies to sum amounts, to find the supply each line moves
 // and the place its goods lie, each of which took a pass over the
-// record.
+// record. An index is never changed once built, so the Service keeps it
+// across transactions (supplyCache) for as long as the record stays the
+// same bytes.
 type supplyIndex struct {
-	doc    []byte         // the stock record parsed (a shared read: never changed)
-	stored gjson.Result   // its _supplies
-	all    []gjson.Result // every supply, in order
-	first  map[string]int // code -> the first supply with it, in all
+	doc    []byte           // the stock record parsed (a shared read: never changed)
+	stored gjson.Result     // its _supplies
+	all    []gjson.Result   // every supply, in order
+	first  map[string]int   // code -> the first supply with it, in all
+	byCode map[string][]int // code -> every supply with it, in all
 }
 
-// supplyIndex returns the index of a stock record as read (doc), reusing
-// the one built for the same bytes earlier in the transaction.
+// supplyCache keeps the stocks' supply indexes across transactions: every
+// order reads every stock of its e-shop (the sums of rule 3's stock
+// events), and parsing them again was a sixth of an order's time inside
+// the write lock. An entry answers only for a record of the same bytes;
+// the stock an order moves is indexed again from the edits it made (see
+// supplyIndex.rebased), not parsed.
+type supplyCache struct {
+	mu sync.Mutex
+	m  map[supplyKey]*supplyIndex
+}
+
+type supplyKey struct {
+	eshop int
+	stock string
+}
+
+func newSupplyCache() *supplyCache { return &supplyCache{m: map[supplyKey]*supplyIndex{}} }
+
+// get is the cached index of a stock record whose bytes are doc.
+func (c *supplyCache) get(eshop int, stockID string, doc []byte) *supplyIndex {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if x := c.m[supplyKey{eshop, stockID}]; x != nil && string(x.doc) == string(doc) {
+		return x
+	}
+	return nil
+}
+
+func (c *supplyCache) put(eshop int, stockID string, x *supplyIndex) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	c.m[supplyKey{eshop, stockID}] = x
+	c.mu.Unlock()
+}
+
+// supplyIndex returns the index of a stock record as read (doc): the one
+// of the same bytes this transaction or an earlier one built, or a new
+// one.
 func (s *Shop) supplyIndex(stockID string, doc []byte) *supplyIndex {
 	if x := s.supplies[stockID]; x != nil && len(x.doc) == len(doc) && unsafe.SliceData(x.doc) == unsafe.SliceData(doc) {
 		return x
 	}
-	x := &supplyIndex{doc: doc, stored: sharedGet(doc, "_supplies"), first: map[string]int{}}
+	x := s.stocks.get(s.ID, stockID, doc)
+	if x == nil {
+		x = indexSupplies(doc)
+		s.stocks.put(s.ID, stockID, x)
+	}
+	s.remember(stockID, x)
+	return x
+}
+
+func (s *Shop) remember(stockID string, x *supplyIndex) {
+	if s.supplies == nil {
+		s.supplies = map[string]*supplyIndex{}
+	}
+	s.supplies[stockID] = x
+}
+
+// indexSupplies parses a stock record's supplies.
+func indexSupplies(doc []byte) *supplyIndex {
+	x := &supplyIndex{doc: doc, stored: sharedGet(doc, "_supplies"), first: map[string]int{}, byCode: map[string][]int{}}
 	x.stored.ForEach(func(_, v gjson.Result) bool {
 		if c := v.Get("code"); v.IsObject() && c.Type == gjson.String {
 			if _, dup := x.first[c.Str]; !dup {
 				x.first[c.Str] = len(x.all)
 			}
+			x.byCode[c.Str] = append(x.byCode[c.Str], len(x.all))
 		}
 		x.all = append(x.all, v)
 		return true
 	})
-	if s.supplies == nil {
-		s.supplies = map[string]*supplyIndex{}
-	}
-	s.supplies[stockID] = x
 	return x
+}
+
+// rebased is the index of doc, the record x indexes with the splices
+// list applied (as supplies.record makes it): each edit replaces one
+// whole supply, whose code stays, so the supplies keep their order and
+// codes and only move by the edits before them. ok is false when the
+// edits are of another kind (a supply added, a key set); the record is
+// then parsed when next read.
+func (x *supplyIndex) rebased(doc []byte, list []splice) (*supplyIndex, bool) {
+	if !located(x.doc, x.stored) || !x.stored.IsArray() {
+		return nil, false
+	}
+	edits := slices.Clone(list)
+	sort.Slice(edits, func(i, j int) bool { return edits[i].at < edits[j].at })
+	grow := 0
+	for _, e := range edits {
+		if e.at < x.stored.Index || e.at+e.n > x.stored.Index+len(x.stored.Raw) {
+			return nil, false
+		}
+		grow += len(e.with) - e.n
+	}
+	if len(doc) != len(x.doc)+grow {
+		return nil, false
+	}
+	text := sharedString(doc)
+	out := &supplyIndex{doc: doc, first: x.first, byCode: x.byCode, all: make([]gjson.Result, len(x.all))}
+	out.stored = gjson.Result{Type: gjson.JSON, Index: x.stored.Index, Raw: text[x.stored.Index : x.stored.Index+len(x.stored.Raw)+grow]}
+	shift, k := 0, 0
+	for j, v := range x.all {
+		if !located(x.doc, v) {
+			return nil, false
+		}
+		at, n := v.Index, len(v.Raw)
+		for k < len(edits) && edits[k].at+edits[k].n <= at && edits[k].at < at {
+			shift += len(edits[k].with) - edits[k].n
+			k++
+		}
+		switch {
+		case k < len(edits) && edits[k].at == at && edits[k].n == n:
+			n = len(edits[k].with)
+			out.all[j] = gjson.Result{Type: v.Type, Index: at + shift, Raw: text[at+shift : at+shift+n]}
+			shift += n - edits[k].n
+			k++
+		case k < len(edits) && edits[k].at < at+n:
+			return nil, false // an edit inside or across a supply
+		default:
+			out.all[j] = gjson.Result{Type: v.Type, Index: at + shift, Raw: text[at+shift : at+shift+n]}
+		}
+	}
+	if k != len(edits) {
+		return nil, false
+	}
+	return out, true
 }
 
 // supply is the first supply of a code, if the stock holds one.

@@ -1,0 +1,123 @@
+package orders
+
+import (
+	"testing"
+
+	"github.com/tidwall/gjson"
+)
+
+// sameIndex fails unless got indexes doc exactly as a fresh parse does.
+func sameIndex(t *testing.T, got *supplyIndex, doc []byte) {
+	t.Helper()
+	want := indexSupplies(doc)
+	if got.stored.Raw != want.stored.Raw || got.stored.Index != want.stored.Index {
+		t.Fatalf("_supplies at %d %q, want at %d %q", got.stored.Index, got.stored.Raw, want.stored.Index, want.stored.Raw)
+	}
+	if len(got.all) != len(want.all) {
+		t.Fatalf("%d supplies, want %d", len(got.all), len(want.all))
+	}
+	for i := range want.all {
+		if got.all[i].Raw != want.all[i].Raw || got.all[i].Index != want.all[i].Index || got.all[i].Type != want.all[i].Type {
+			t.Fatalf("supply %d at %d %q, want at %d %q", i, got.all[i].Index, got.all[i].Raw, want.all[i].Index, want.all[i].Raw)
+		}
+		if !located(doc, got.all[i]) {
+			t.Fatalf("supply %d does not lie where it says in the new record", i)
+		}
+	}
+	for c, i := range want.first {
+		if got.first[c] != i {
+			t.Fatalf("first %q at %d, want %d", c, got.first[c], i)
+		}
+	}
+	for c, is := range want.byCode {
+		if len(got.byCode[c]) != len(is) {
+			t.Fatalf("code %q: %v, want %v", c, got.byCode[c], is)
+		}
+	}
+}
+
+// TestRebasedIndexEqualsAParse edits a stock record as an order does
+// (whole supplies replaced, longer or shorter) and checks that the index
+// moved by the edits is the index a parse of the new record gives; edits
+// of another kind are refused, so the record is parsed instead.
+func TestRebasedIndexEqualsAParse(t *testing.T) {
+	const stock = `{"_seq":4,"id":1,"title":"Main","_supplies":[{"code":"A","amount":"5.000","location":"R1"},{"code":"B","amount":"1.000","location":null},{"code":"A","amount":"2.000"},{"code":"C","amount":"0.000"}],"tail":[1,2]}`
+	replace := func(codes ...string) func(ss *supplies) error {
+		return func(ss *supplies) error {
+			for i, c := range codes {
+				m, err := ss.of(c, "")
+				if err != nil {
+					return err
+				}
+				m["amount"] = []string{"4.000", "-12345.500", "0"}[i%3]
+				m["changeTime"] = "2026-12-06T10:00:00+0100"
+			}
+			return nil
+		}
+	}
+	tests := []struct {
+		name   string
+		change func(ss *supplies) error
+		ok     bool
+	}{
+		{"first supply, longer", replace("A"), true},
+		{"middle supply", replace("B"), true},
+		{"last supply", replace("C"), true},
+		{"three supplies", replace("C", "A", "B"), true},
+		{"nothing changed", func(*supplies) error { return nil }, true},
+		{"a supply added", replace("A", "NEW"), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			old := indexSupplies([]byte(stock))
+			ss := newSupplies(old)
+			if err := tt.change(ss); err != nil {
+				t.Fatal(err)
+			}
+			rec, list, err := ss.record()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !gjson.ValidBytes(rec) {
+				t.Fatalf("invalid record %s", rec)
+			}
+			got, ok := old.rebased(append([]byte(nil), rec...), list)
+			if ok != tt.ok {
+				t.Fatalf("rebased ok = %v, want %v", ok, tt.ok)
+			}
+			if ok {
+				sameIndex(t, got, got.doc)
+			}
+		})
+	}
+}
+
+// TestRebasedRefusesForeignEdits: an edit outside the supplies, inside a
+// supply, or a document of another length is no rebase.
+func TestRebasedRefusesForeignEdits(t *testing.T) {
+	const stock = `{"_seq":4,"title":"Main","_supplies":[{"code":"A","amount":"5.000"},{"code":"B","amount":"1.000"}]}`
+	old := indexSupplies([]byte(stock))
+	a := old.all[0]
+	amount := a.Get("amount")
+	if !located([]byte(stock), amount) {
+		t.Fatal("the amount does not know its place")
+	}
+	tests := []struct {
+		name string
+		list []splice
+	}{
+		{"outside the supplies", []splice{{at: 10, n: 6, with: []byte(`"Other"`)}}},
+		{"inside a supply", []splice{{at: amount.Index, n: len(amount.Raw), with: []byte(`"6.000"`)}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := spliced([]byte(stock), tt.list)
+			if _, ok := old.rebased(doc, tt.list); ok {
+				t.Fatal("rebased an edit it cannot follow")
+			}
+		})
+	}
+	if _, ok := old.rebased([]byte(stock+" "), nil); ok {
+		t.Fatal("rebased onto a document of another length")
+	}
+}
