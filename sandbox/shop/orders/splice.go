@@ -127,3 +127,49 @@ func (e *edits) append(arr gjson.Result, values []any) error {
 
 // result is the document with every edit applied.
 func (e *edits) result() []byte { return spliced(e.doc, e.list) }
+
+// rebasedFields moves the index of a document's top-level fields (top,
+// read from old) to doc, which is old with the splices list applied: a
+// field that holds every edit grows by them, a field before them stays,
+// a field after them moves. ok is false when an edit lies across fields
+// or outside any, or doc is not old's length changed by the edits.
+func rebasedFields(old, doc []byte, top map[string]gjson.Result, list []splice) (map[string]gjson.Result, bool) {
+	if len(list) == 0 {
+		return nil, false
+	}
+	lo, hi, grow := list[0].at, list[0].at+list[0].n, 0
+	for _, e := range list {
+		lo, hi = min(lo, e.at), max(hi, e.at+e.n)
+		grow += len(e.with) - e.n
+	}
+	if len(doc) != len(old)+grow {
+		return nil, false
+	}
+	text := sharedString(doc)
+	out := make(map[string]gjson.Result, len(top))
+	holder := false
+	for k, r := range top {
+		if !located(old, r) {
+			return nil, false
+		}
+		a, b := r.Index, r.Index+len(r.Raw)
+		switch {
+		case b <= lo:
+		case a >= hi:
+			a, b = a+grow, b+grow
+		case a <= lo && hi <= b:
+			b += grow
+			holder = true
+		default:
+			return nil, false
+		}
+		out[k] = gjson.Result{Type: r.Type, Raw: text[a:b], Index: a, Str: r.Str, Num: r.Num}
+		if r.Type == gjson.String && out[k].Raw != r.Raw {
+			return nil, false // a string's Str would be stale
+		}
+	}
+	if !holder {
+		return nil, false
+	}
+	return out, true
+}

@@ -380,36 +380,22 @@ func minSupply(p *Product) *decimal.Decimal {
 }
 
 // syncProduct keeps the product record's variant stock and per-stock
-// amounts equal to the stocks' supplies. The two values are spliced into
-// the stored product (see splice.go); the rest of it is not decoded.
+// amounts equal to the stocks' supplies. The new values are spliced into
+// the stored product (see splice.go): the variant's stock, and the
+// amount and time of its entry for the stock (a new entry when it has
+// none); the rest of the record is not decoded.
 func (s *Shop) syncProduct(p *Product, l StockLine, stockID int64, amt decimal.Decimal, sup map[string]any) error {
 	ed := &edits{doc: p.raw}
-	for _, v := range p.Get("variants", "").Array() {
+	variants := []gjson.Result{p.Variant}
+	if !located(p.raw, p.Variant) {
+		variants = p.Get("variants", "").Array()
+	}
+	for _, v := range variants {
 		if c := v.Get("code"); c.Type != gjson.String || c.Str != l.Code {
 			continue
 		}
-		var per []any
-		if raw := v.Get("perStockAmounts"); raw.IsArray() {
-			var err error
-			if per, err = decodeList(raw.Raw); err != nil {
-				return fmt.Errorf("product %s: %w", p.GUID, err)
-			}
-		}
-		var found map[string]any
-		for _, ps := range per {
-			if m, ok := ps.(map[string]any); ok {
-				if id, _ := intOf(m["stockId"]); id == stockID {
-					found = m
-				}
-			}
-		}
-		if found == nil {
-			found = map[string]any{"stockId": stockID, "claim": "0.000", "location": sup["location"]}
-			per = append(per, found)
-		}
-		found["amount"], found["lastAmountUpdate"] = rules.Amount3(amt), s.Time()
-		if err := ed.set(v, "perStockAmounts", per); err != nil {
-			return err
+		if err := s.syncPerStock(ed, v, stockID, amt, sup); err != nil {
+			return fmt.Errorf("product %s: %w", p.GUID, err)
 		}
 		if st := v.Get("stock"); st.Exists() && st.Type != gjson.Null {
 			cur, _ := decimal.NewFromString(gjsonText(st))
@@ -420,9 +406,41 @@ func (s *Shop) syncProduct(p *Product, l StockLine, stockID int64, amt decimal.D
 	}
 	// An edit entry in the products' log; stock:movement and the stock
 	// level events announce it, not product:update.
-	err := s.W.Save(ProductsCollection, p.GUID, ed.result(), crud.Synced)
-	s.Catalog().forget(p.GUID)
-	return err
+	rec := ed.result()
+	if err := s.W.Save(ProductsCollection, p.GUID, rec, crud.Synced); err != nil {
+		return err
+	}
+	s.Catalog().rewritten(p, rec, ed.list)
+	return nil
+}
+
+// syncPerStock sets the amount of the variant v in one stock in its
+// perStockAmounts: the last entry of the stock gets the amount and the
+// time; without one, an entry is added (the list made when there is
+// none).
+func (s *Shop) syncPerStock(ed *edits, v gjson.Result, stockID int64, amt decimal.Decimal, sup map[string]any) error {
+	now := s.Time()
+	list := v.Get("perStockAmounts")
+	var found gjson.Result
+	if list.IsArray() {
+		list.ForEach(func(_, e gjson.Result) bool {
+			if id := e.Get("stockId"); e.IsObject() && id.Type == gjson.Number && id.Raw == strconv.FormatInt(stockID, 10) {
+				found = e
+			}
+			return true
+		})
+	}
+	if found.Exists() {
+		if err := ed.set(found, "amount", rules.Amount3(amt)); err != nil {
+			return err
+		}
+		return ed.set(found, "lastAmountUpdate", now)
+	}
+	entry := map[string]any{"stockId": stockID, "claim": "0.000", "location": sup["location"], "amount": rules.Amount3(amt), "lastAmountUpdate": now}
+	if list.IsArray() {
+		return ed.append(list, []any{entry})
+	}
+	return ed.set(v, "perStockAmounts", []any{entry})
 }
 
 // gjsonText is a stored value as str reads its decoded form: a string's

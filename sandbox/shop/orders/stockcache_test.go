@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/shopspring/decimal"
+	"github.com/tidwall/gjson"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
@@ -46,9 +47,54 @@ func TestStockAmountsFollowEveryWrite(t *testing.T) {
 		})
 		return mv
 	}
+	// variantStock reads the variant's stock and its amount in stock 1 as
+	// the product answers them.
+	variantStock := func() (stock, inStock1 string) {
+		t.Helper()
+		r := e.call(t, "GET", "/api/products/"+v.GUID, nil)
+		if r.Status != 200 {
+			t.Fatalf("GET product: %d %s", r.Status, r.Body)
+		}
+		var d struct {
+			Variants []struct {
+				Code, Stock     string
+				PerStockAmounts []struct {
+					StockID int `json:"stockId"`
+					Amount  string
+				}
+			}
+		}
+		r.Data(t, &d)
+		for _, pv := range d.Variants {
+			if pv.Code == v.Code {
+				for _, ps := range pv.PerStockAmounts {
+					if ps.StockID == 1 {
+						inStock1 = ps.Amount
+					}
+				}
+				return pv.Stock, inStock1
+			}
+		}
+		t.Fatalf("variant %s not in its product", v.Code)
+		return "", ""
+	}
 	order := func(amount string) {
 		t.Helper()
+		stockBefore, _ := variantStock()
 		e.create(t, "/api/orders", e.f.order(product(v, amount, "100.00")))
+		stock, in1 := variantStock()
+		if in1 != e.supply(t, "1", v.Code) {
+			t.Fatalf("the product says %s in stock 1, the stock %s", in1, e.supply(t, "1", v.Code))
+		}
+		if stockBefore == "" {
+			t.Fatalf("variant %s shows no stock", v.Code)
+		}
+		{
+			want := decimal.RequireFromString(stockBefore).Sub(decimal.RequireFromString(amount)).StringFixed(3)
+			if stock != want {
+				t.Fatalf("variant stock %s after %s pieces from %s, want %s", stock, amount, stockBefore, want)
+			}
+		}
 		mv := last()
 		if mv == nil {
 			t.Fatal("no stock movement")
@@ -75,6 +121,11 @@ func TestStockAmountsFollowEveryWrite(t *testing.T) {
 	order("2")
 	if got := e.supply(t, "1", v.Code); got != "48.000" {
 		t.Fatalf("after a supply of 50 and 2 pieces the supply is %s", got)
+	}
+	// The order rewrote the product as the PATCH left it.
+	r = e.call(t, "GET", "/api/products/"+v.GUID, nil)
+	if loc := gjson.GetBytes(r.Body, `data.variants.#(code=="`+v.Code+`").perStockAmounts.#(stockId==1).location`).String(); loc != "B-07" {
+		t.Fatalf("the variant's location in stock 1 is %q after the order, want B-07 from the PATCH", loc)
 	}
 	order("1")
 	if got := e.supply(t, "1", v.Code); got != "47.000" {

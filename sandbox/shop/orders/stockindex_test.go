@@ -121,3 +121,68 @@ func TestRebasedRefusesForeignEdits(t *testing.T) {
 		t.Fatal("rebased onto a document of another length")
 	}
 }
+
+// topFields is a document's top-level fields as Product.fields finds them.
+func topFields(doc []byte) map[string]gjson.Result {
+	p := &Product{Doc: gjson.Parse(string(doc)), raw: doc}
+	return p.fields()
+}
+
+// TestRebasedFieldsEqualAParse edits one field of a product as the stock
+// sync does and checks the moved top-level index against a parse of the
+// new record: fields before, the one edited and fields after; edits across
+// fields are refused.
+func TestRebasedFieldsEqualAParse(t *testing.T) {
+	const product = `{"_seq":7,"brand":{"name":"A"},"name":"Tent","variants":[{"code":"V1","stock":"5.000","perStockAmounts":[{"stockId":1,"amount":"5.000"}]},{"code":"V2"}],"visibility":"visible","warranty":{"description":"2 years"},"weight":1.5,"z":true}`
+	doc := []byte(product)
+	top := topFields(doc)
+	v1 := top["variants"].Get("0")
+	per := v1.Get("perStockAmounts.0")
+	tests := []struct {
+		name string
+		edit func(e *edits) error
+		ok   bool
+	}{
+		{"one value, longer", func(e *edits) error { return e.set(v1, "stock", "-1234.000") }, true},
+		{"one value, shorter", func(e *edits) error { return e.set(v1, "stock", "1") }, true},
+		{"a key added", func(e *edits) error { return e.set(per, "lastAmountUpdate", "2026-12-06T10:00:00+0100") }, true},
+		{"an entry appended", func(e *edits) error {
+			return e.append(v1.Get("perStockAmounts"), []any{map[string]any{"stockId": 2, "amount": "1.000"}})
+		}, true},
+		{"two fields", func(e *edits) error {
+			if err := e.set(v1, "stock", "1"); err != nil {
+				return err
+			}
+			return e.set(e.root(), "weight", 2)
+		}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ed := &edits{doc: doc}
+			if err := tt.edit(ed); err != nil {
+				t.Fatal(err)
+			}
+			out := ed.result()
+			got, ok := rebasedFields(doc, out, top, ed.list)
+			if ok != tt.ok {
+				t.Fatalf("ok = %v, want %v", ok, tt.ok)
+			}
+			if !ok {
+				return
+			}
+			want := topFields(out)
+			if len(got) != len(want) {
+				t.Fatalf("%d fields, want %d", len(got), len(want))
+			}
+			for k, w := range want {
+				g := got[k]
+				if g.Raw != w.Raw || g.Index != w.Index || g.Type != w.Type || g.Str != w.Str || g.String() != w.String() {
+					t.Errorf("field %s: at %d %q, want at %d %q", k, g.Index, g.Raw, w.Index, w.Raw)
+				}
+			}
+		})
+	}
+	if _, ok := rebasedFields(doc, append(doc, ' '), top, []splice{{at: 3, n: 0, with: []byte("xx")}}); ok {
+		t.Fatal("rebased onto a document of another length")
+	}
+}
