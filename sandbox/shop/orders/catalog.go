@@ -2,7 +2,6 @@ package orders
 
 import (
 	"bytes"
-	"strconv"
 	"sync"
 	"unsafe"
 
@@ -155,7 +154,13 @@ func (c *Catalog) rewritten(p *Product, rec []byte, edited []splice) {
 	if !ok {
 		return
 	}
-	c.index.keep(c.eshop, &Product{GUID: p.GUID, Doc: gjson.Parse(sharedString(stored)), raw: stored, top: top})
+	vars := p.vars
+	if len(vars) > 0 {
+		if vars, ok = rebasedResults(p.raw, stored, p.vars, edited); !ok {
+			return
+		}
+	}
+	c.index.keep(c.eshop, &Product{GUID: p.GUID, Doc: gjson.Parse(sharedString(stored)), raw: stored, top: top, vars: vars})
 }
 
 // forget drops a product this transaction has written since it read it.
@@ -168,6 +173,7 @@ type Product struct {
 	Variant gjson.Result // zero when found by GUID only
 	raw     []byte       // the record as the transaction read it (shared: never changed)
 	top     map[string]gjson.Result
+	vars    []gjson.Result // its variants, found with top
 }
 
 // Get reads a top-level field of the product, then path within it
@@ -182,7 +188,8 @@ func (p *Product) Get(field, path string) gjson.Result {
 	return r
 }
 
-// fields are the product's top-level fields, found on first use.
+// fields are the product's top-level fields, found on first use with
+// its variants.
 func (p *Product) fields() map[string]gjson.Result {
 	if p.top == nil {
 		p.top = map[string]gjson.Result{}
@@ -192,8 +199,18 @@ func (p *Product) fields() map[string]gjson.Result {
 			}
 			return true
 		})
+		p.vars = p.top["variants"].Array()
 	}
 	return p.top
+}
+
+// variant is the product's i-th variant (zero when there is none).
+func (p *Product) variant(i int) gjson.Result {
+	p.fields()
+	if i < 0 || i >= len(p.vars) {
+		return gjson.Result{}
+	}
+	return p.vars[i]
 }
 
 // ByCode finds the product holding a variant code.
@@ -201,7 +218,7 @@ func (c *Catalog) ByCode(code string) (*Product, bool, error) {
 	for {
 		if ref, ok := c.index.get(c.eshop, code); ok {
 			if p := c.product(ref.guid); p != nil {
-				if v := p.Get("variants", strconv.Itoa(ref.index)); v.Get("code").String() == code {
+				if v := p.variant(ref.index); v.Get("code").String() == code {
 					found := *p
 					found.Variant = v
 					return &found, true, nil

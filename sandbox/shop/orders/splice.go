@@ -129,47 +129,80 @@ func (e *edits) append(arr gjson.Result, values []any) error {
 func (e *edits) result() []byte { return spliced(e.doc, e.list) }
 
 // rebasedFields moves the index of a document's top-level fields (top,
-// read from old) to doc, which is old with the splices list applied: a
-// field that holds every edit grows by them, a field before them stays,
-// a field after them moves. ok is false when an edit lies across fields
-// or outside any, or doc is not old's length changed by the edits.
+// read from old) to doc, which is old with the splices list applied (see
+// rebasedResults); ok is false unless every edit lies inside a field.
 func rebasedFields(old, doc []byte, top map[string]gjson.Result, list []splice) (map[string]gjson.Result, bool) {
+	keys := make([]string, 0, len(top))
+	rs := make([]gjson.Result, 0, len(top))
+	for k, r := range top {
+		keys = append(keys, k)
+		rs = append(rs, r)
+	}
+	moved, ok := rebasedResults(old, doc, rs, list)
+	if !ok {
+		return nil, false
+	}
+	out := make(map[string]gjson.Result, len(top))
+	for i, k := range keys {
+		out[k] = moved[i]
+	}
+	return out, true
+}
+
+// rebasedResults moves values read from old (each with its place in old,
+// none inside another) to doc, which is old with the splices list
+// applied: a value that holds edits grows by them, the others move by the
+// edits before them. ok is false when an edit does not lie inside one of
+// the values (it would add or remove one), when a string value changed
+// (its decoded text would be stale), or when doc is not old's length
+// changed by the edits.
+func rebasedResults(old, doc []byte, rs []gjson.Result, list []splice) ([]gjson.Result, bool) {
 	if len(list) == 0 {
 		return nil, false
 	}
-	lo, hi, grow := list[0].at, list[0].at+list[0].n, 0
+	grow := 0
 	for _, e := range list {
-		lo, hi = min(lo, e.at), max(hi, e.at+e.n)
 		grow += len(e.with) - e.n
 	}
 	if len(doc) != len(old)+grow {
 		return nil, false
 	}
-	text := sharedString(doc)
-	out := make(map[string]gjson.Result, len(top))
-	holder := false
-	for k, r := range top {
+	type span struct{ a, b, grow, shift int }
+	spans := make([]span, len(rs))
+	for i, r := range rs {
 		if !located(old, r) {
 			return nil, false
 		}
-		a, b := r.Index, r.Index+len(r.Raw)
-		switch {
-		case b <= lo:
-		case a >= hi:
-			a, b = a+grow, b+grow
-		case a <= lo && hi <= b:
-			b += grow
-			holder = true
-		default:
+		spans[i] = span{a: r.Index, b: r.Index + len(r.Raw)}
+	}
+	for _, e := range list {
+		inside := false
+		for i := range spans {
+			sp := &spans[i]
+			switch {
+			case e.at >= sp.a && e.at+e.n <= sp.b && (e.at > sp.a || e.n > 0) && (e.at < sp.b || e.n > 0):
+				if inside {
+					return nil, false
+				}
+				inside = true
+				sp.grow += len(e.with) - e.n
+			case e.at+e.n <= sp.a:
+				sp.shift += len(e.with) - e.n
+			}
+		}
+		if !inside {
 			return nil, false
 		}
-		out[k] = gjson.Result{Type: r.Type, Raw: text[a:b], Index: a, Str: r.Str, Num: r.Num}
-		if r.Type == gjson.String && out[k].Raw != r.Raw {
-			return nil, false // a string's Str would be stale
-		}
 	}
-	if !holder {
-		return nil, false
+	text := sharedString(doc)
+	out := make([]gjson.Result, len(rs))
+	for i, r := range rs {
+		sp := spans[i]
+		a, b := sp.a+sp.shift, sp.b+sp.shift+sp.grow
+		out[i] = gjson.Result{Type: r.Type, Raw: text[a:b], Index: a, Str: r.Str, Num: r.Num}
+		if r.Type == gjson.String && out[i].Raw != r.Raw {
+			return nil, false
+		}
 	}
 	return out, true
 }

@@ -130,8 +130,8 @@ func topFields(doc []byte) map[string]gjson.Result {
 
 // TestRebasedFieldsEqualAParse edits one field of a product as the stock
 // sync does and checks the moved top-level index against a parse of the
-// new record: fields before, the one edited and fields after; edits across
-// fields are refused.
+// new record: fields before, the ones edited and fields after; a key added
+// at the top, or a string changed, is refused.
 func TestRebasedFieldsEqualAParse(t *testing.T) {
 	const product = `{"_seq":7,"brand":{"name":"A"},"name":"Tent","variants":[{"code":"V1","stock":"5.000","perStockAmounts":[{"stockId":1,"amount":"5.000"}]},{"code":"V2"}],"visibility":"visible","warranty":{"description":"2 years"},"weight":1.5,"z":true}`
 	doc := []byte(product)
@@ -154,7 +154,9 @@ func TestRebasedFieldsEqualAParse(t *testing.T) {
 				return err
 			}
 			return e.set(e.root(), "weight", 2)
-		}, false},
+		}, true},
+		{"a key added at the top", func(e *edits) error { return e.set(e.root(), "added", 1) }, false},
+		{"a string changed", func(e *edits) error { return e.set(e.root(), "name", "Tents") }, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -184,5 +186,36 @@ func TestRebasedFieldsEqualAParse(t *testing.T) {
 	}
 	if _, ok := rebasedFields(doc, append(doc, ' '), top, []splice{{at: 3, n: 0, with: []byte("xx")}}); ok {
 		t.Fatal("rebased onto a document of another length")
+	}
+}
+
+// TestRewrittenProductKeepsItsVariants: the variants of a product kept
+// parsed after a stock sync's edits are the variants a parse of the new
+// record finds, each where it lies.
+func TestRewrittenProductKeepsItsVariants(t *testing.T) {
+	doc := []byte(`{"_seq":7,"name":"Tent","variants":[{"code":"V1","stock":"5.000","perStockAmounts":[{"stockId":1,"amount":"5.000"}]},{"code":"V2","stock":"1.000"},{"code":"V3"}],"z":true}`)
+	p := &Product{Doc: gjson.Parse(string(doc)), raw: doc}
+	v2 := p.variant(1)
+	ed := &edits{doc: doc}
+	if err := ed.set(v2, "stock", "-10.500"); err != nil {
+		t.Fatal(err)
+	}
+	if err := ed.set(p.variant(0).Get("perStockAmounts.0"), "amount", "4.000"); err != nil {
+		t.Fatal(err)
+	}
+	out := ed.result()
+	vars, ok := rebasedResults(doc, out, p.vars, ed.list)
+	if !ok {
+		t.Fatal("not rebased")
+	}
+	fresh := (&Product{Doc: gjson.Parse(string(out)), raw: out})
+	fresh.fields()
+	if len(vars) != len(fresh.vars) {
+		t.Fatalf("%d variants, want %d", len(vars), len(fresh.vars))
+	}
+	for i := range vars {
+		if vars[i].Raw != fresh.vars[i].Raw || vars[i].Index != fresh.vars[i].Index || !located(out, vars[i]) {
+			t.Errorf("variant %d at %d %s, want at %d %s", i, vars[i].Index, vars[i].Raw, fresh.vars[i].Index, fresh.vars[i].Raw)
+		}
 	}
 }
