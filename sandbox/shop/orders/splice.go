@@ -132,6 +132,9 @@ func (e *edits) result() []byte { return spliced(e.doc, e.list) }
 // read from old) to doc, which is old with the splices list applied (see
 // rebasedResults); ok is false unless every edit lies inside a field.
 func rebasedFields(old, doc []byte, top map[string]gjson.Result, list []splice) (map[string]gjson.Result, bool) {
+	if len(list) == 0 {
+		return nil, false
+	}
 	keys := make([]string, 0, len(top))
 	rs := make([]gjson.Result, 0, len(top))
 	for k, r := range top {
@@ -157,9 +160,6 @@ func rebasedFields(old, doc []byte, top map[string]gjson.Result, list []splice) 
 // (its decoded text would be stale), or when doc is not old's length
 // changed by the edits.
 func rebasedResults(old, doc []byte, rs []gjson.Result, list []splice) ([]gjson.Result, bool) {
-	if len(list) == 0 {
-		return nil, false
-	}
 	grow := 0
 	for _, e := range list {
 		grow += len(e.with) - e.n

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -307,54 +306,31 @@ func indexSupplies(doc []byte) *supplyIndex {
 // rebased is the index of doc, the record x indexes with the splices
 // list applied (as supplies.record makes it): each edit replaces one
 // whole supply, whose code stays, so the supplies keep their order and
-// codes and only move by the edits before them. ok is false when the
-// edits are of another kind (a supply added, a key set); the record is
-// then parsed when next read.
+// codes and only move (rebasedResults). ok is false when the edits are of
+// another kind (a supply added, a key set, a part of a supply); the
+// record is then parsed when next read.
 func (x *supplyIndex) rebased(doc []byte, list []splice) (*supplyIndex, bool) {
-	if !located(x.doc, x.stored) || !x.stored.IsArray() {
+	if !x.stored.IsArray() {
 		return nil, false
 	}
-	edits := slices.Clone(list)
-	sort.Slice(edits, func(i, j int) bool { return edits[i].at < edits[j].at })
-	grow := 0
-	for _, e := range edits {
-		if e.at < x.stored.Index || e.at+e.n > x.stored.Index+len(x.stored.Raw) {
+	whole := make(map[int]int, len(x.all)) // a supply's start -> its length
+	for _, v := range x.all {
+		whole[v.Index] = len(v.Raw)
+	}
+	for _, e := range list {
+		if n, ok := whole[e.at]; !ok || n != e.n {
 			return nil, false
 		}
-		grow += len(e.with) - e.n
 	}
-	if len(doc) != len(x.doc)+grow {
+	stored, ok := rebasedResults(x.doc, doc, []gjson.Result{x.stored}, list)
+	if !ok {
 		return nil, false
 	}
-	text := sharedString(doc)
-	out := &supplyIndex{doc: doc, first: x.first, byCode: x.byCode, all: make([]gjson.Result, len(x.all))}
-	out.stored = gjson.Result{Type: gjson.JSON, Index: x.stored.Index, Raw: text[x.stored.Index : x.stored.Index+len(x.stored.Raw)+grow]}
-	shift, k := 0, 0
-	for j, v := range x.all {
-		if !located(x.doc, v) {
-			return nil, false
-		}
-		at, n := v.Index, len(v.Raw)
-		for k < len(edits) && edits[k].at+edits[k].n <= at && edits[k].at < at {
-			shift += len(edits[k].with) - edits[k].n
-			k++
-		}
-		switch {
-		case k < len(edits) && edits[k].at == at && edits[k].n == n:
-			n = len(edits[k].with)
-			out.all[j] = gjson.Result{Type: v.Type, Index: at + shift, Raw: text[at+shift : at+shift+n]}
-			shift += n - edits[k].n
-			k++
-		case k < len(edits) && edits[k].at < at+n:
-			return nil, false // an edit inside or across a supply
-		default:
-			out.all[j] = gjson.Result{Type: v.Type, Index: at + shift, Raw: text[at+shift : at+shift+n]}
-		}
-	}
-	if k != len(edits) {
+	all, ok := rebasedResults(x.doc, doc, x.all, list)
+	if !ok {
 		return nil, false
 	}
-	return out, true
+	return &supplyIndex{doc: doc, stored: stored[0], all: all, first: x.first, byCode: x.byCode}, true
 }
 
 // supply is the first supply of a code, if the stock holds one.
