@@ -3,6 +3,8 @@ package orders
 import (
 	"strings"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/orders/rules"
 )
@@ -55,7 +57,20 @@ func (s *Shop) NeedsPayment(o map[string]any) bool {
 	if o["paid"] == true || s.OrderCanceled(o) || HasPaidResult(o) {
 		return false
 	}
-	return s.OnlineMethod(o) != nil
+	return s.online(o)
+}
+
+// online reports whether the order's payment method is an online one, as
+// OnlineMethod finds it, reading only the method's flag: every new order
+// asks, inside the write transaction.
+func (s *Shop) online(o map[string]any) bool {
+	pm, _ := o["paymentMethod"].(map[string]any)
+	guid := str(pm["guid"])
+	if guid == "" {
+		return false
+	}
+	raw, err := s.Tx.GetShared(s.ID, PaymentMethods, guid)
+	return err == nil && sharedGet(raw, "_online").Type == gjson.True
 }
 
 // OrderCanceled reports whether the order's status is the canceling one.
