@@ -207,6 +207,9 @@ func rowEvent(r *registry.Resource, changeType string) string {
 func (w *Writer) put(coll, id string, rec any) error {
 	var raw []byte
 	switch t := rec.(type) {
+	case Owned:
+		_, err := w.e.writes.PutOwned(w.tx, w.eshop, coll, id, t)
+		return err
 	case []byte:
 		raw = t
 	case json.RawMessage:
@@ -230,6 +233,11 @@ func (w *Writer) put(coll, id string, rec any) error {
 	_, err := w.e.writes.Put(w.tx, w.eshop, coll, id, raw)
 	return err
 }
+
+// Owned is an encoded record its writer hands over to the store with
+// Save: the writer never changes it afterwards, so the store may keep
+// these very bytes instead of a copy.
+type Owned []byte
 
 // encodeBuffers are the buffers records are encoded into for the store.
 var encodeBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}

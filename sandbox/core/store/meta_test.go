@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -142,5 +143,43 @@ func TestStoredRecordIsWithMetaOfStripMeta(t *testing.T) {
 				t.Errorf("storedRecord(%s) = %s, want %s", doc, got, want)
 			}
 		}
+	}
+}
+
+// TestOwnedRecord: a record handed over is kept as it is exactly when it
+// is what storedRecord makes of it; anything else is stored as a copy in
+// the stored form.
+func TestOwnedRecord(t *testing.T) {
+	tests := []struct {
+		name string
+		doc  string
+		seq  int64
+		kept bool
+	}{
+		{"the stored form", `{"_seq":12,"a":1,"b":[2]}`, 12, true},
+		{"another seq", `{"_seq":11,"a":1}`, 12, false},
+		{"no metadata", `{"a":1}`, 12, false},
+		{"an expiry", `{"_seq":12,"_expiresAt":99,"a":1}`, 12, false},
+		{"metadata further on", `{"_seq":12,"a":1,"_seq":4}`, 12, false},
+		{"a leading zero", `{"_seq":012,"a":1}`, 12, false},
+		{"only metadata", `{"_seq":12}`, 12, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := []byte(tt.doc)
+			got, kept := ownedRecord(doc, tt.seq)
+			if kept != tt.kept {
+				t.Fatalf("kept = %v, want %v", kept, tt.kept)
+			}
+			if !kept {
+				return
+			}
+			if want := storedRecord(doc, tt.seq, time.Time{}); got != want {
+				t.Fatalf("kept %s, the stored form is %s", got, want)
+			}
+			if unsafe.StringData(got) != unsafe.SliceData(doc) {
+				t.Fatal("the record was copied")
+			}
+		})
 	}
 }

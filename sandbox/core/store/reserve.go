@@ -53,7 +53,16 @@ func (r *Reserved) Put(t *Tx, eshop int, coll, id string, doc []byte) (bool, err
 	if t.s.reserve() != r {
 		return false, fmt.Errorf("store: a capability of another store for %s/%s", coll, id)
 	}
-	return t.put(eshop, coll, id, doc, zeroTime, true)
+	return t.put(eshop, coll, id, doc, zeroTime, true, false)
+}
+
+// PutOwned is Put of a doc the caller hands over: it must never change
+// a byte of it afterwards, since the store may keep doc itself.
+func (r *Reserved) PutOwned(t *Tx, eshop int, coll, id string, doc []byte) (bool, error) {
+	if t.s.reserve() != r {
+		return false, fmt.Errorf("store: a capability of another store for %s/%s", coll, id)
+	}
+	return t.put(eshop, coll, id, doc, zeroTime, true, true)
 }
 
 // Delete removes a record of a reserved (or any) collection, as

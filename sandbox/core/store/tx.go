@@ -164,20 +164,22 @@ func (t *Tx) Exists(eshop int, coll, id string) bool {
 // replaced record keeps its position in the list order. It reports whether
 // the record was new.
 func (t *Tx) Put(eshop int, coll, id string, doc []byte) (created bool, err error) {
-	return t.put(eshop, coll, id, doc, time.Time{}, false)
+	return t.put(eshop, coll, id, doc, time.Time{}, false, false)
 }
 
 // PutExpiring stores doc like Put; the record disappears once the sandbox
 // clock reaches expiresAt.
 func (t *Tx) PutExpiring(eshop int, coll, id string, doc []byte, expiresAt time.Time) (bool, error) {
-	return t.put(eshop, coll, id, doc, expiresAt, false)
+	return t.put(eshop, coll, id, doc, expiresAt, false, false)
 }
 
 // zeroTime is a record that does not expire.
 var zeroTime time.Time
 
-// put stores doc; privileged is a write through the Reserved capability.
-func (t *Tx) put(eshop int, coll, id string, doc []byte, expiresAt time.Time, privileged bool) (bool, error) {
+// put stores doc; privileged is a write through the Reserved capability;
+// owned is a doc the caller hands over and never changes again, stored as
+// it is when it already is the stored form (see ownedRecord).
+func (t *Tx) put(eshop int, coll, id string, doc []byte, expiresAt time.Time, privileged, owned bool) (bool, error) {
 	if err := t.guard(coll, id, privileged); err != nil {
 		return false, err
 	}
@@ -219,10 +221,33 @@ func (t *Tx) put(eshop int, coll, id string, doc []byte, expiresAt time.Time, pr
 	default:
 		return false, err
 	}
-	if _, _, err := t.tx.Set(key, storedRecord(doc, seq, expiresAt), nil); err != nil {
+	rec, ok := "", false
+	if owned && expiresAt.IsZero() {
+		rec, ok = ownedRecord(doc, seq)
+	}
+	if !ok {
+		rec = storedRecord(doc, seq, expiresAt)
+	}
+	if _, _, err := t.tx.Set(key, rec, nil); err != nil {
 		return false, err
 	}
 	return created, nil
+}
+
+// ownedRecord is doc itself as the stored value, without a copy, when it
+// is byte for byte what storedRecord would make of it for seq: its
+// metadata is exactly {"_seq":seq, at the front and nowhere else. A
+// record read from the store and edited in place (the stock and product
+// records an order changes, tens of kilobytes) is written back this way.
+func ownedRecord(doc []byte, seq int64) (string, bool) {
+	m, ok := frontMeta(doc)
+	if !ok || m.expires || m.seq != seq || m.body == len(doc) || doc[m.body-1] != ',' {
+		return "", false
+	}
+	if m.body != len(seqPrefix)+len(strconv.FormatInt(seq, 10))+1 || mayHoldMeta(doc[m.body:]) {
+		return "", false
+	}
+	return unsafe.String(unsafe.SliceData(doc), len(doc)), true
 }
 
 // Delete removes a record; sandbox.ErrNotFound when there is none.

@@ -87,7 +87,7 @@ func (s *Shop) MoveStock(stockID int64, orderCode string, lines []StockLine) err
 	if err != nil {
 		return err
 	}
-	if err := s.W.Save(StocksCollection, sid, rec, crud.Edited); err != nil {
+	if err := s.W.Save(StocksCollection, sid, crud.Owned(rec), crud.Edited); err != nil {
 		return err
 	}
 	s.reindexStock(sid, sups.index, rec, edited)
@@ -383,7 +383,7 @@ func (s *Shop) syncProduct(p *Product, l StockLine, stockID int64, amt decimal.D
 	// An edit entry in the products' log; stock:movement and the stock
 	// level events announce it, not product:update.
 	rec := ed.result()
-	if err := s.W.Save(ProductsCollection, p.GUID, rec, crud.Synced); err != nil {
+	if err := s.W.Save(ProductsCollection, p.GUID, crud.Owned(rec), crud.Synced); err != nil {
 		return err
 	}
 	s.Catalog().rewritten(p, rec, ed.list)
