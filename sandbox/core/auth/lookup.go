@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
@@ -18,6 +19,19 @@ type Authenticator struct {
 	Headers sandbox.Headers
 
 	cache principalCache
+	// watch counts the writes of the collections a principal is read
+	// from: the cache keys on it (see store.Watch), so the writes of
+	// other records (every order) do not send each request back to the
+	// store.
+	watch     *store.Watch
+	watchOnce sync.Once
+}
+
+// generation is the write count of the collections a principal is made
+// of: tokens, revoked tokens and add-ons.
+func (a *Authenticator) generation() uint64 {
+	a.watchOnce.Do(func() { a.watch = a.Store.Watch(tokensCollection, revokedCollection, addonsCollection) })
+	return a.watch.Generation()
 }
 
 // Identity is what one token says about its caller.
@@ -100,10 +114,10 @@ func (a *Authenticator) Identify(tok string, private bool) Identity {
 	// A cached principal needs no transaction: the generation read
 	// outside one names the same commit a read transaction would see (a
 	// write in progress has already moved it on).
-	if p, ok := a.cache.get(tok, a.Store.Generation()); ok {
+	if p, ok := a.cache.get(tok, a.generation()); ok {
 		id = Identity{Token: p.Token, Principal: p}
 	} else if err := a.Store.View(func(tx *store.Tx) error {
-		gen := tx.Generation()
+		gen := a.generation()
 		if p, ok := a.cache.get(tok, gen); ok {
 			id = Identity{Token: p.Token, Principal: p}
 			return nil

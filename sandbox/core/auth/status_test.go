@@ -73,3 +73,77 @@ func TestLookupFollowsAddonStatus(t *testing.T) {
 		t.Fatalf("revoked token: %v", err)
 	}
 }
+
+// TestPrincipalCacheFollowsOnlyItsRecords: a cached principal answers
+// while other collections are written, even while such a write is in
+// progress (a read transaction would wait for it), and not once its
+// token is written, revoked or the store reset.
+func TestPrincipalCacheFollowsOnlyItsRecords(t *testing.T) {
+	st, err := store.Open(store.Options{Clock: sandbox.NewFrozenClock(time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	a := &Authenticator{Store: st}
+	tok := Token{Token: "sbx_prv_cache_test_token", EshopID: 7, Kind: KindPrivate}
+	put := func(coll, id string, v any) {
+		t.Helper()
+		raw, _ := json.Marshal(v)
+		if err := st.Update(func(tx *store.Tx) error { _, err := tx.Put(store.Global, coll, id, raw); return err }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put(tokensCollection, tok.Token, tok)
+	if id := a.Identify(tok.Token, true); id.Principal == nil {
+		t.Fatalf("identify: %v", id.Err)
+	}
+	put("orders", "1", map[string]any{"code": "1"})
+
+	// A write of another collection in progress: the cached principal
+	// answers without waiting for it.
+	holding, release := make(chan struct{}), make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		done <- st.Update(func(tx *store.Tx) error {
+			if _, err := tx.Put(store.Global, "orders", "2", []byte(`{"code":"2"}`)); err != nil {
+				return err
+			}
+			close(holding)
+			<-release
+			return nil
+		})
+	}()
+	<-holding
+	answered := make(chan Identity, 1)
+	go func() { answered <- a.Identify(tok.Token, true) }()
+	select {
+	case id := <-answered:
+		if id.Principal == nil {
+			t.Errorf("identify during another write: %v", id.Err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("identify waited for a write of another collection")
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+
+	// The token's own record changes: the next call reads it.
+	if err := st.Update(func(tx *store.Tx) error { return RevokeToken(tx, &tok, "a test") }); err != nil {
+		t.Fatal(err)
+	}
+	if id := a.Identify(tok.Token, true); id.Principal != nil || id.Err == nil || !strings.Contains(id.Err.Error(), "revoked") {
+		t.Fatalf("a revoked token still identifies: %+v", id)
+	}
+	put(tokensCollection, tok.Token, tok)
+	if id := a.Identify(tok.Token, true); id.Principal == nil {
+		t.Fatalf("the token stored again: %v", id.Err)
+	}
+	if err := st.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	if id := a.Identify(tok.Token, true); id.Principal != nil {
+		t.Fatal("a token of a reset store still identifies")
+	}
+}

@@ -107,6 +107,7 @@ func (s *Store) baseColl(prefix string) *baseColl {
 // setBase adds (b != nil) or removes a base collection; the map is
 // replaced, never changed, so readers need no lock.
 func (s *Store) setBase(prefix string, b *baseColl) {
+	s.touchedAll()
 	s.baseMu.Lock()
 	defer s.baseMu.Unlock()
 	next := map[string]*baseColl{}

@@ -65,6 +65,9 @@ type Store struct {
 	// reserved guards the registry's collections (see Reserve).
 	reserved Reserved
 
+	// watches count the writes of chosen collections (see Watch).
+	watches watches
+
 	persistent bool
 	packing    atomic.Int32                         // packings in progress (see Packing)
 	baseMu     sync.Mutex                           // serialises changes of base
@@ -199,6 +202,7 @@ func (s *Store) Reset() error {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		s.gen.Add(1)
+		s.touchedAll()
 		if err := btx.DeleteAll(); err != nil {
 			return err
 		}

@@ -192,6 +192,7 @@ func (t *Tx) put(eshop int, coll, id string, doc []byte, expiresAt time.Time, pr
 	}
 	prefix := collPrefix(eshop, coll)
 	t.s.known(prefix)
+	t.s.touched(coll)
 	key := prefix + ":" + id
 	var seq int64
 	created := true
@@ -264,6 +265,7 @@ func (t *Tx) delete(eshop int, coll, id string, privileged bool) error {
 	}
 	prefix := collPrefix(eshop, coll)
 	key := prefix + ":" + id
+	t.s.touched(coll)
 	old, err := t.tx.Delete(key)
 	if errors.Is(err, buntdb.ErrNotFound) {
 		_, _, seq, ok := t.baseSeq(prefix, key, id)
