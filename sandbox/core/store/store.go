@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -51,6 +52,8 @@ type Store struct {
 	// order per receiver). BuntDB's own lock is released when a write
 	// commits, before its events could be published.
 	commit sync.Mutex
+	// writers counts the writes waiting for commit (see Update).
+	writers atomic.Int32
 
 	mu    sync.RWMutex
 	colls map[string]bool // collection prefixes that were ever written
@@ -167,7 +170,24 @@ func (s *Store) View(fn func(tx *Tx) error) error {
 // a time, which is what keeps concurrent writes consistent. Events emitted
 // by fn are published after the commit, in commit order, and dropped on
 // rollback. Publishing must not write to the store (bus hooks only queue).
+//
+// When another write waits, the caller gives up its core at once after
+// the commit: the waiting writer, which the unlock made runnable on this
+// core, runs now instead of after the caller's answer is rendered and
+// sent (Go runs a goroutine it wakes only when the waker yields or another
+// core is free). Under a load of writes on two cores that gap was a fifth
+// of the time, with the next write ready and no core to run it.
 func (s *Store) Update(fn func(tx *Tx) error) error {
+	s.writers.Add(1)
+	defer func() {
+		if s.writers.Add(-1) > 0 {
+			runtime.Gosched()
+		}
+	}()
+	return s.update(fn)
+}
+
+func (s *Store) update(fn func(tx *Tx) error) error {
 	s.commit.Lock()
 	defer s.commit.Unlock()
 	var events []sandbox.Event
