@@ -91,6 +91,8 @@ type Dispatcher struct {
 	wg     sync.WaitGroup
 	start  sync.Once
 
+	hooked hookedEvents // the events each e-shop's webhooks are registered for
+
 	postponed map[int]bool // notifications an out-of-order fault moved back once (under mu)
 	// passes counts the worker's passes over its queues (under mu), so a
 	// test can tell that the worker has seen a change (settledSince).
@@ -280,6 +282,9 @@ func (d *Dispatcher) intake() {
 	gen := d.gen
 	d.mu.Unlock()
 	for _, ev := range events {
+		if !IsSystem(ev.Kind) && !d.hooked.registered(d.Store, ev) {
+			continue
+		}
 		var created []*Notification
 		err := d.Store.Update(func(tx *store.Tx) error {
 			created = created[:0]
@@ -317,6 +322,53 @@ func (d *Dispatcher) intake() {
 			}
 		}
 	}
+}
+
+// hookedEvents keeps, per e-shop, the events its webhooks are registered
+// for, while no webhook is written (a store.Watch of the collection). An
+// order emits four events or more, most of which no webhook asks for:
+// each took a write transaction to find that out, a turn at the lock
+// every write request waits on.
+type hookedEvents struct {
+	mu    sync.Mutex
+	watch *store.Watch
+	gen   uint64
+	shops map[int]map[string]bool
+}
+
+// registered reports whether an e-shop has a webhook for the event (true
+// when its webhooks cannot be read: the write transaction reports why).
+// The registrations read are those of the moment, as the write
+// transaction would read them.
+func (h *hookedEvents) registered(st *store.Store, ev sandbox.Event) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.watch == nil {
+		h.watch = st.Watch(Collection)
+	}
+	gen := h.watch.Generation()
+	if gen != h.gen || h.shops == nil {
+		h.gen, h.shops = gen, map[int]map[string]bool{}
+	}
+	kinds, ok := h.shops[ev.EshopID]
+	if !ok {
+		kinds = map[string]bool{}
+		err := st.View(func(tx *store.Tx) error {
+			gen = h.watch.Generation()
+			hooks, err := List(tx, ev.EshopID)
+			for _, w := range hooks {
+				kinds[w.Event] = true
+			}
+			return err
+		})
+		if err != nil {
+			return true
+		}
+		if gen == h.gen {
+			h.shops[ev.EshopID] = kinds
+		}
+	}
+	return kinds[ev.Kind]
 }
 
 // Target is one receiver of an event.

@@ -295,3 +295,29 @@ func TestQueuedNotificationsAnnounced(t *testing.T) {
 		t.Fatalf("replay queued %+v, want id %d due after the retry", r, n.ID)
 	}
 }
+
+// TestUnhookedEventsTakeNoWrite: an event no webhook of its e-shop asks
+// for is dropped without a write transaction (the store's write
+// generation stands still); once a webhook for it is registered, the
+// next such event is delivered.
+func TestUnhookedEventsTakeNoWrite(t *testing.T) {
+	g := newRig(t, Options{Attempts: 1, Backoff: time.Minute, Timeout: 2 * time.Second})
+	rc := newReceiver(t, 0)
+	g.register(t, "order:update", rc.srv.URL)
+	g.emit(t, sandbox.Event{EshopID: 1001, Kind: "order:create", Instance: "1"})
+	settle(t, g.disp)
+	before := g.st.Generation()
+	for i := range 5 {
+		g.emit(t, sandbox.Event{EshopID: 1001, Kind: "order:create", Instance: strconv.Itoa(i + 2)})
+	}
+	settle(t, g.disp)
+	if moved := g.st.Generation() - before; moved != 5 { // the five emits' own transactions
+		t.Fatalf("%d write transactions for 5 events no webhook asks for, want only the 5 that emitted them", moved)
+	}
+	if n, _ := rc.snapshot(); n != 0 {
+		t.Fatalf("%d deliveries of unhooked events", n)
+	}
+	g.register(t, "order:create", rc.srv.URL)
+	g.emit(t, sandbox.Event{EshopID: 1001, Kind: "order:create", Instance: "9"})
+	waitFor(t, "the delivery after the registration", func() bool { n, _ := rc.snapshot(); return n == 1 })
+}
