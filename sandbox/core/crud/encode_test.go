@@ -3,8 +3,10 @@ package crud
 import (
 	"bytes"
 	"encoding/json"
+	"hash/maphash"
 	"io/fs"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -89,4 +91,66 @@ func FuzzEncode(f *testing.F) {
 			sameEncoding(t, "document", v)
 		}
 	})
+}
+
+// TestEncodeKeyOrdersOfManySets encodes maps of the same size with
+// overlapping key sets, and each again, as encoding/json does: the kept
+// key orders (looked up by a hash of the set) never give one set's order
+// to another.
+func TestEncodeKeyOrdersOfManySets(t *testing.T) {
+	var maps []map[string]any
+	for shift := range 12 {
+		m := map[string]any{}
+		for i := range 10 {
+			m["k"+strconv.Itoa(i+shift)] = i
+		}
+		maps = append(maps, m)
+	}
+	// A set equal to another but for one key, and maps over the cap of
+	// the small ones.
+	odd := map[string]any{"k0": 0, "k1": 1, "k2": 2, "k3": 3, "k4": 4, "k5": 5, "k6": 6, "k7": 7, "k8": 8, "zz": 9}
+	maps = append(maps, odd, map[string]any{"b": 1, "a": 2})
+	for round := range 2 {
+		for i, m := range maps {
+			got, err := Encode(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := json.Marshal(m)
+			if string(got) != string(want) {
+				t.Fatalf("round %d, map %d: %s, want %s", round, i, got, want)
+			}
+		}
+	}
+}
+
+// TestEncodeKeyOrderCollision: a kept order of another set under the same
+// hash (a collision, forced here) is noticed and the map sorted anew.
+func TestEncodeKeyOrderCollision(t *testing.T) {
+	m := map[string]any{}
+	for i := range 9 {
+		m["c"+strconv.Itoa(i)] = i
+	}
+	h := uint64(len(m)) * 0x9e3779b97f4a7c15
+	for k := range m {
+		h ^= maphash.String(keySeed, k)
+	}
+	other := []string{"a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8"}
+	prev, had := keyOrders.Load(h)
+	keyOrders.Store(h, other)
+	defer func() {
+		if had {
+			keyOrders.Store(h, prev)
+		} else {
+			keyOrders.Delete(h)
+		}
+	}()
+	got, err := Encode(map[string]any{"x": m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal(map[string]any{"x": m})
+	if string(got) != string(want) {
+		t.Fatalf("%s, want %s", got, want)
+	}
 }
