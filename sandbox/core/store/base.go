@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/eshop-sandbox/sandbox/sandbox"
@@ -24,6 +25,30 @@ type baseColl struct {
 	pack  *packing           // nil: docs are the records as read
 	dict  int                // bytes of the packing's dictionary
 	marks map[string][]int32 // see Packed.Marks
+	// kept are the records of a small collection as read, metadata
+	// included, made on first read (nil for a large or packed one): the
+	// e-shop's settings, methods and stocks are read by every order, and
+	// adding the metadata to each one every time was a twentieth of an
+	// order's time inside the write transaction.
+	kept []atomic.Pointer[string]
+}
+
+// maxKept is the size up to which a seeded collection keeps its records
+// as read (a large one would hold each read record twice).
+const maxKept = 1024
+
+// keptRecord is the i-th record with its metadata, kept after the first
+// read; ok is false when the collection keeps none.
+func (b *baseColl) keptRecord(i int, seq int64) (string, bool) {
+	if b.kept == nil {
+		return "", false
+	}
+	if p := b.kept[i].Load(); p != nil {
+		return *p, true
+	}
+	rec := string(withMeta(b.docs[i], seq, time.Time{}))
+	b.kept[i].Store(&rec)
+	return rec, true
 }
 
 // position finds a base record; its list-order number is its position,
@@ -67,6 +92,9 @@ func (t *Tx) attach(eshop int, coll string, b *baseColl) error {
 	}
 	ids := b.ids
 	b.index = make(map[string]int32, len(ids))
+	if b.pack == nil && len(ids) <= maxKept {
+		b.kept = make([]atomic.Pointer[string], len(ids))
+	}
 	for i, id := range ids {
 		if !validID(id) {
 			return sandbox.Invalid(id, "identifier %q contains a character the sandbox cannot store (':', '*', '?')", id)
@@ -141,15 +169,11 @@ func (t *Tx) baseSeq(prefix, key, id string) (*baseColl, int, int64, bool) {
 	return b, i, int64(i) + 1, true
 }
 
-// baseGet reads a live base record with the store's metadata, as a new
-// slice.
-func (t *Tx) baseGet(prefix, key, id string) ([]byte, bool, error) {
-	b, i, seq, ok := t.baseSeq(prefix, key, id)
-	if !ok {
-		return nil, false, nil
-	}
+// baseDoc is the i-th record of b with the store's metadata, as a new
+// slice (key names it in errors).
+func (t *Tx) baseDoc(b *baseColl, i int, seq int64, key string) ([]byte, error) {
 	if b.pack == nil {
-		return withMeta(b.docs[i], seq, time.Time{}), true, nil
+		return withMeta(b.docs[i], seq, time.Time{}), nil
 	}
 	// Decoded right after the metadata, whose comma then takes the place
 	// of the record's opening brace: one copy of the record, not two.
@@ -157,12 +181,12 @@ func (t *Tx) baseGet(prefix, key, id string) ([]byte, bool, error) {
 	head = strconv.AppendInt(head, seq, 10)
 	out, err := b.doc(head, i)
 	if err != nil {
-		return nil, false, fmt.Errorf("store: unpack %s: %w", key, err)
+		return nil, fmt.Errorf("store: unpack %s: %w", key, err)
 	}
 	rec := out[len(head):]
 	switch {
 	case len(rec) < 2 || rec[0] != '{':
-		return nil, false, fmt.Errorf("store: unpack %s: not a JSON object", key)
+		return nil, fmt.Errorf("store: unpack %s: not a JSON object", key)
 	case rec[1] == '}':
 		out = append(out[:len(head)], '}')
 	case rec[1] == '"':
@@ -170,7 +194,7 @@ func (t *Tx) baseGet(prefix, key, id string) ([]byte, bool, error) {
 	default: // space after the brace: as withMeta writes it
 		out = withMeta(rec, seq, time.Time{})
 	}
-	return out, true, nil
+	return out, nil
 }
 
 // bury hides the base copy of a record, if there is one.

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 
@@ -257,4 +259,59 @@ func TestResetDropsTheBaseLayer(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestSmallSeededCollectionsKeepTheirRecords: a record of a small seeded
+// collection is made with its metadata once and handed out shared by
+// GetShared, while Get still hands out a copy its caller may change; a
+// large collection keeps nothing, and a record written over is read from
+// its write.
+func TestSmallSeededCollectionsKeepTheirRecords(t *testing.T) {
+	s, err := Open(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	large := make([]string, maxKept+1)
+	largeDocs := make([][]byte, maxKept+1)
+	for i := range large {
+		large[i] = "r" + strconv.Itoa(i)
+		largeDocs[i] = []byte(`{"n":` + strconv.Itoa(i) + `}`)
+	}
+	err = s.Update(func(tx *Tx) error {
+		if err := tx.Attach(1, "small", []string{"a", "b"}, [][]byte{[]byte(`{"x":1}`), []byte(`{"x":2}`)}); err != nil {
+			return err
+		}
+		return tx.Attach(1, "large", large, largeDocs)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = s.View(func(tx *Tx) error {
+		first, _ := tx.GetShared(1, "small", "b")
+		again, _ := tx.GetShared(1, "small", "b")
+		if string(first) != `{"_seq":2,"x":2}` || unsafe.SliceData(first) != unsafe.SliceData(again) {
+			t.Errorf("kept record %s (%p), again %s (%p)", first, unsafe.SliceData(first), again, unsafe.SliceData(again))
+		}
+		cp, _ := tx.Get(1, "small", "b")
+		cp[len(cp)-2] = '9'
+		if after, _ := tx.GetShared(1, "small", "b"); string(after) != `{"_seq":2,"x":2}` {
+			t.Errorf("a change of Get's copy reached the kept record: %s", after)
+		}
+		l1, _ := tx.GetShared(1, "large", "r5")
+		l2, _ := tx.GetShared(1, "large", "r5")
+		if string(l1) != `{"_seq":6,"n":5}` || unsafe.SliceData(l1) == unsafe.SliceData(l2) {
+			t.Errorf("large collection: %s, shared %v", l1, unsafe.SliceData(l1) == unsafe.SliceData(l2))
+		}
+		return nil
+	})
+	if err := s.Update(func(tx *Tx) error { _, err := tx.Put(1, "small", "b", []byte(`{"x":3}`)); return err }); err != nil {
+		t.Fatal(err)
+	}
+	_ = s.View(func(tx *Tx) error {
+		if got, _ := tx.GetShared(1, "small", "b"); string(got) != `{"_seq":2,"x":3}` {
+			t.Errorf("after a write: %s", got)
+		}
+		return nil
+	})
 }

@@ -126,8 +126,9 @@ func (t *Tx) GetShared(eshop int, coll, id string) ([]byte, error) {
 	return doc, err
 }
 
-// read finds a live record: v is BuntDB's value, or doc a seeded record
-// with its metadata (a new slice).
+// read finds a live record: v is BuntDB's value or a seeded record kept
+// with its metadata (both never changed), or doc a seeded record with its
+// metadata (a new slice).
 func (t *Tx) read(eshop int, coll, id string) (v string, doc []byte, err error) {
 	if !validID(id) {
 		return "", nil, sandbox.ErrNotFound
@@ -136,14 +137,18 @@ func (t *Tx) read(eshop int, coll, id string) (v string, doc []byte, err error) 
 	key := prefix + ":" + id
 	v, err = t.tx.Get(key)
 	if errors.Is(err, buntdb.ErrNotFound) {
-		doc, ok, err := t.baseGet(prefix, key, id)
-		switch {
-		case err != nil:
-			return "", nil, err
-		case ok:
-			return "", doc, nil
+		b, i, seq, ok := t.baseSeq(prefix, key, id)
+		if !ok {
+			return "", nil, sandbox.ErrNotFound
 		}
-		return "", nil, sandbox.ErrNotFound
+		if rec, ok := b.keptRecord(i, seq); ok {
+			return rec, nil, nil
+		}
+		doc, err := t.baseDoc(b, i, seq, key)
+		if err != nil {
+			return "", nil, err
+		}
+		return "", doc, nil
 	}
 	if err != nil {
 		return "", nil, err
