@@ -34,6 +34,9 @@ func (sh *Shop) itemRecord(it *rules.Item, id int64, st rules.Status, p *Product
 	if p != nil {
 		v = p.Variant
 	}
+	// The variant's fields in one pass over it (each Get is one).
+	vf := fieldsOf(v, "weight", "unit", "ean", "name")
+	vWeight, vUnit, vEAN, vName := vf[0], vf[1], vf[2], vf[3]
 	name := it.Name
 	if name == "" {
 		switch {
@@ -55,12 +58,12 @@ func (sh *Shop) itemRecord(it *rules.Item, id int64, st rules.Status, p *Product
 		if d, err := decimal.NewFromString(w); err == nil {
 			weight = rules.Amount3(d)
 		}
-	} else if v.Get("weight").Exists() && v.Get("weight").String() != "" {
-		weight = v.Get("weight").String()
+	} else if vWeight.Exists() && vWeight.String() != "" {
+		weight = vWeight.String()
 	}
 	var unit, completed any
 	if goods {
-		unit, completed = value(v.Get("unit")), "0.000"
+		unit, completed = value(vUnit), "0.000"
 		if d, err := decimal.NewFromString(str(f["amountCompleted"])); err == nil {
 			completed = rules.Amount3(d)
 		}
@@ -69,7 +72,7 @@ func (sh *Shop) itemRecord(it *rules.Item, id int64, st rules.Status, p *Product
 	flags := []any{}
 	var location any
 	if p != nil {
-		mainImage, productType, ean = p.MainImage(), value(product("type", "")), value(v.Get("ean"))
+		mainImage, productType, ean = p.MainImage(), value(product("type", "")), value(vEAN)
 		for _, fl := range product("flags", "").Array() {
 			flags = append(flags, map[string]any{"code": fl.Get("code").String(), "title": fl.Get("title").String(), "system": sh.flagSystem(fl.Get("code").String())})
 		}
@@ -92,7 +95,7 @@ func (sh *Shop) itemRecord(it *rules.Item, id int64, st rules.Status, p *Product
 	}
 	rec := map[string]any{
 		"itemId": id, "itemType": it.Type, "code": code, "productGuid": guid, "name": name,
-		"variantName": text("variantName", value(v.Get("name"))), "brand": text("brand", value(product("brand", "name"))),
+		"variantName": text("variantName", value(vName)), "brand": text("brand", value(product("brand", "name"))),
 		"supplierName": text("supplierName", value(product("supplier", "name"))), "warrantyDescription": text("warrantyDescription", value(product("warranty", "description"))),
 		"ean": ean, "productType": productType, "mainImage": mainImage, "productFlags": flags, "stockLocation": location,
 		"amount": rules.Amount3(it.Pricing.Amount), "amountCompleted": completed, "amountUnit": text("amountUnit", unit),
@@ -109,6 +112,24 @@ func (sh *Shop) itemRecord(it *rules.Item, id int64, st rules.Status, p *Product
 var defaultItemName = map[string]string{
 	rules.TypeShipping: "Shipping", rules.TypeBilling: "Payment", rules.TypeDiscountCoupon: "Discount coupon", rules.TypeVolumeDiscount: "Volume discount",
 	rules.TypeGiftCertificate: "Gift certificate", rules.TypeGenericItem: "Item", rules.TypeProductSetItem: "Product set item", rules.TypeDeposit: "Deposit",
+}
+
+// fieldsOf finds keys among the members of the object r in one pass:
+// the value of each, the first of duplicates as Get finds it (zero when
+// absent).
+func fieldsOf(r gjson.Result, keys ...string) []gjson.Result {
+	out := make([]gjson.Result, len(keys))
+	found := 0
+	r.ForEach(func(k, val gjson.Result) bool {
+		for i, key := range keys {
+			if !out[i].Exists() && k.Str == key {
+				out[i] = val
+				found++
+			}
+		}
+		return found < len(keys)
+	})
+	return out
 }
 
 // value is a gjson result as a JSON value (nil when absent).
