@@ -192,13 +192,7 @@ func (p *Product) Get(field, path string) gjson.Result {
 // its variants.
 func (p *Product) fields() map[string]gjson.Result {
 	if p.top == nil {
-		p.top = map[string]gjson.Result{}
-		p.Doc.ForEach(func(k, v gjson.Result) bool {
-			if _, dup := p.top[k.Str]; !dup { // the first of duplicate keys, as gjson finds it
-				p.top[k.Str] = v
-			}
-			return true
-		})
+		p.top = topFields(p.Doc)
 		p.vars = p.top["variants"].Array()
 	}
 	return p.top

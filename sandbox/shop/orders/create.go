@@ -195,7 +195,7 @@ func (sh *Shop) CreateOrder(data map[string]any, f rules.Flags, ids *sandbox.IDs
 			da[k] = ba[k]
 		}
 	}
-	vatPayer := sh.Info.Get("settings.vatPayer").Bool()
+	vatPayer := sh.InfoField("settings").Get("vatPayer").Bool()
 	if v, ok := data["vatPayer"].(bool); ok {
 		vatPayer = v
 	}

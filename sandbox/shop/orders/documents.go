@@ -135,7 +135,7 @@ func (s *Shop) invoiceLike(code string, o map[string]any, opt DocOptions, invoic
 		"dueDate": due, "varSymbol": s.varSymbol(code, opt), "constSymbol": opt.ConstSymbol, "specSymbol": opt.SpecSymbol,
 		"paid": o["paid"], "billingMethod": billing, "billingAddress": o["billingAddress"], "deliveryAddress": o["deliveryAddress"],
 		"addressesEqual": o["addressesEqual"], "customer": s.docCustomer(o), "documentRemark": nil,
-		"eshop": map[string]any{"vatPayer": s.Info.Get("settings.vatPayer").Bool(), "bankAccount": bank.Get("accountNumber").Value(),
+		"eshop": map[string]any{"vatPayer": s.InfoField("settings").Get("vatPayer").Bool(), "bankAccount": bank.Get("accountNumber").Value(),
 			"iban": bank.Get("iban").Value(), "bic": bank.Get("bic").Value()},
 		"items": docItems, "price": o["price"], "vatMode": o["vatMode"], "vatPayer": o["vatPayer"],
 		"weight": weight, "completePackageWeight": weight,

@@ -61,7 +61,7 @@ func (s *Shop) mailText(kind string, o map[string]any, st *rules.Status) (subjec
 	switch kind {
 	case MailConfirmation:
 		price, _ := o["price"].(map[string]any)
-		total := locale.CurrencyOf(s.Info, str(price["currencyCode"])).Amount(str(price["toPay"]))
+		total := locale.CurrencyIn(s.InfoField("currencies"), str(price["currencyCode"])).Amount(str(price["toPay"]))
 		subject = fmt.Sprintf(t.MailConfirmationSubject, name, code)
 		lines = append(lines, fmt.Sprintf(t.MailConfirmationBody, code, total))
 		if link := str(o["onlinePaymentLink"]); link != "" {

@@ -115,7 +115,7 @@ func (sh *Shop) initialStatus(data map[string]any, cashDesk bool) (rules.Status,
 	}
 	def := sh.Statuses.Default
 	if cashDesk {
-		if v := sh.Info.Get("cashDesk.defaultOrderStatusId"); v.Exists() && v.Type != 0 {
+		if v := sh.InfoField("cashDesk").Get("defaultOrderStatusId"); v.Exists() && v.Type != 0 {
 			def = int(v.Int())
 		}
 	}
@@ -284,7 +284,7 @@ func (sh *Shop) notes(v any) map[string]any {
 		}
 	}
 	fields := []any{}
-	for _, f := range sh.Info.Get("orderAdditionalFields").Array() {
+	for _, f := range sh.InfoField("orderAdditionalFields").Array() {
 		i := f.Get("index").Int()
 		fields = append(fields, map[string]any{"index": i, "label": f.Get("label").String(), "text": texts[i]})
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/eshop-sandbox/sandbox/sandbox/core/api"
 	"github.com/eshop-sandbox/sandbox/sandbox/core/crud"
 	"github.com/eshop-sandbox/sandbox/sandbox/shop/orders/rules"
@@ -21,6 +23,19 @@ type settingsCache struct {
 	mu      sync.Mutex
 	shops   map[int]*parsedSettings
 	methods map[methodKey]*parsedMethod
+}
+
+// topFields are the top-level fields of a JSON object, the first of
+// duplicate keys as gjson finds it.
+func topFields(doc gjson.Result) map[string]gjson.Result {
+	top := map[string]gjson.Result{}
+	doc.ForEach(func(k, v gjson.Result) bool {
+		if _, dup := top[k.Str]; !dup {
+			top[k.Str] = v
+		}
+		return true
+	})
+	return top
 }
 
 // methodKey names a payment or shipping method record.
@@ -41,6 +56,31 @@ type parsedSettings struct {
 	statuses    *rules.Statuses
 	fieldsDoc   string
 	fields      map[string]any
+	infoDoc     string
+	info        map[string]gjson.Result
+}
+
+// info finds the top-level fields of an e-shop's eshop.json (doc, a
+// shared read): an order reads its currencies, settings and order fields
+// half a dozen times, each a pass over the document. The fields point
+// into the kept copy of doc.
+func (c *settingsCache) info(eshop int, doc []byte) map[string]gjson.Result {
+	if c == nil {
+		return topFields(gjson.Parse(string(doc)))
+	}
+	c.mu.Lock()
+	p := c.entry(eshop)
+	if p.info != nil && p.infoDoc == string(doc) {
+		defer c.mu.Unlock()
+		return p.info
+	}
+	c.mu.Unlock()
+	kept := string(doc)
+	top := topFields(gjson.Parse(kept))
+	c.mu.Lock()
+	p.infoDoc, p.info = kept, top
+	c.mu.Unlock()
+	return top
 }
 
 func newSettingsCache() *settingsCache { return &settingsCache{shops: map[int]*parsedSettings{}} }

@@ -37,6 +37,23 @@ func TestSettingsCacheFollowsTheBytes(t *testing.T) {
 	if g := c.fields(1001, []byte(`{}`)); len(g) != 0 {
 		t.Errorf("changed fields %v", g)
 	}
+	// eshop.json's top-level fields: the first of duplicate keys, kept
+	// while the bytes stay, found anew when they change; the fields do
+	// not hang on the caller's buffer.
+	doc := []byte(`{"settings":{"vatPayer":true},"currencies":[{"code":"CZK"}],"settings":{"vatPayer":false}}`)
+	info := c.info(1001, doc)
+	for i := range doc {
+		doc[i] = ' '
+	}
+	if !info["settings"].Get("vatPayer").Bool() || info["currencies"].Get("0.code").String() != "CZK" {
+		t.Errorf("info fields %v", info)
+	}
+	if again := c.info(1001, []byte(`{"settings":{"vatPayer":false}}`)); again["settings"].Get("vatPayer").Bool() || again["currencies"].Exists() {
+		t.Errorf("changed info %v", again)
+	}
+	if none := none.info(1001, []byte(`{"a":1}`)); none["a"].Int() != 1 {
+		t.Errorf("without a cache: %v", none)
+	}
 }
 
 // TestMethodCacheGivesCopies: a method record is decoded once while its

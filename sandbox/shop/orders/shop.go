@@ -37,6 +37,7 @@ type Shop struct {
 	supplies map[string]*supplyIndex // stock id -> its supplies by code, as last read
 	stocks   *supplyCache            // shared across requests by the Service; nil: this transaction's only
 	settings *settingsCache          // shared across requests by the Service; nil: parse each time
+	info     map[string]gjson.Result // Info's top-level fields (never changed)
 }
 
 // OpenShop reads the settings of the e-shop crud's writer writes, inside
@@ -56,6 +57,7 @@ func openShop(tx *store.Tx, w *crud.Writer, eshopID int, site *eshop.Site, setti
 	s := &Shop{Tx: tx, W: w, ID: eshopID, Meta: meta, Now: tx.Now(), BaseURL: site.BaseURL, EshopURL: site.EshopURL(eshopID), settings: settings}
 	if raw, err := tx.GetShared(eshopID, eshop.InfoCollection, "info"); err == nil {
 		s.Info = gjson.Parse(sharedString(raw))
+		s.info = settings.info(eshopID, raw)
 	}
 	raw, err := tx.GetShared(eshopID, eshop.InfoCollection, "order-statuses")
 	if errors.Is(err, sandbox.ErrNotFound) {
@@ -97,13 +99,16 @@ func (s *Shop) Emit(kind, instance string) {
 
 // Currency returns an e-shop currency's settings (eshop.json currencies).
 func (s *Shop) Currency(code string) gjson.Result {
-	for _, c := range s.Info.Get("currencies").Array() {
+	for _, c := range s.InfoField("currencies").Array() {
 		if c.Get("code").String() == code {
 			return c
 		}
 	}
 	return gjson.Result{}
 }
+
+// InfoField is a top-level field of the e-shop's eshop.json (Info).
+func (s *Shop) InfoField(name string) gjson.Result { return s.info[name] }
 
 // NextCode returns the next document or order code of a collection
 // from the collection's one number sequence (documents.NextCode), which

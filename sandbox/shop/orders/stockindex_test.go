@@ -122,8 +122,8 @@ func TestRebasedRefusesForeignEdits(t *testing.T) {
 	}
 }
 
-// topFields is a document's top-level fields as Product.fields finds them.
-func topFields(doc []byte) map[string]gjson.Result {
+// productFields is a document's top-level fields as Product.fields finds them.
+func productFields(doc []byte) map[string]gjson.Result {
 	p := &Product{Doc: gjson.Parse(string(doc)), raw: doc}
 	return p.fields()
 }
@@ -135,7 +135,7 @@ func topFields(doc []byte) map[string]gjson.Result {
 func TestRebasedFieldsEqualAParse(t *testing.T) {
 	const product = `{"_seq":7,"brand":{"name":"A"},"name":"Tent","variants":[{"code":"V1","stock":"5.000","perStockAmounts":[{"stockId":1,"amount":"5.000"}]},{"code":"V2"}],"visibility":"visible","warranty":{"description":"2 years"},"weight":1.5,"z":true}`
 	doc := []byte(product)
-	top := topFields(doc)
+	top := productFields(doc)
 	v1 := top["variants"].Get("0")
 	per := v1.Get("perStockAmounts.0")
 	tests := []struct {
@@ -172,7 +172,7 @@ func TestRebasedFieldsEqualAParse(t *testing.T) {
 			if !ok {
 				return
 			}
-			want := topFields(out)
+			want := productFields(out)
 			if len(got) != len(want) {
 				t.Fatalf("%d fields, want %d", len(got), len(want))
 			}
@@ -216,6 +216,29 @@ func TestRewrittenProductKeepsItsVariants(t *testing.T) {
 	for i := range vars {
 		if vars[i].Raw != fresh.vars[i].Raw || vars[i].Index != fresh.vars[i].Index || !located(out, vars[i]) {
 			t.Errorf("variant %d at %d %s, want at %d %s", i, vars[i].Index, vars[i].Raw, fresh.vars[i].Index, fresh.vars[i].Raw)
+		}
+	}
+}
+
+// TestFieldsOfAsGet: the one-pass lookup finds what Get finds for each
+// key: present, null, absent, the first of duplicates, in an object or
+// in something else.
+func TestFieldsOfAsGet(t *testing.T) {
+	keys := []string{"weight", "unit", "ean", "name"}
+	for _, doc := range []string{
+		`{"name":"V","weight":"1.5","unit":null,"x":{"ean":"inner"}}`,
+		`{"ean":"1","ean":"2","name":"a","name":"b","weight":0}`,
+		`{}`,
+		`[1,2]`,
+		``,
+	} {
+		r := gjson.Parse(doc)
+		got := fieldsOf(r, keys...)
+		for i, k := range keys {
+			want := r.Get(k)
+			if got[i].Raw != want.Raw || got[i].Exists() != want.Exists() {
+				t.Errorf("%s: %s = %q, Get finds %q", doc, k, got[i].Raw, want.Raw)
+			}
 		}
 	}
 }

@@ -27,8 +27,14 @@ type Currency struct {
 // (eshop.json); a currency the e-shop does not list is written as
 // "1234.50 XYZ".
 func CurrencyOf(info gjson.Result, code string) Currency {
+	return CurrencyIn(info.Get("currencies"), code)
+}
+
+// CurrencyIn is CurrencyOf with the e-shop's currencies list already
+// found (eshop.json's "currencies").
+func CurrencyIn(currencies gjson.Result, code string) Currency {
 	c := Currency{Code: code, Text: code, Decimals: ".", PricePlaces: 2, DocumentPlaces: 2}
-	for _, cur := range info.Get("currencies").Array() {
+	for _, cur := range currencies.Array() {
 		if cur.Get("code").String() != code {
 			continue
 		}
