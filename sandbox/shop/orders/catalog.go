@@ -1,7 +1,6 @@
 package orders
 
 import (
-	"bytes"
 	"sync"
 	"unsafe"
 
@@ -146,8 +145,8 @@ func (c *Catalog) product(guid string) *Product {
 // read.
 func (c *Catalog) rewritten(p *Product, rec []byte, edited []splice) {
 	c.forget(p.GUID)
-	stored, err := c.tx.GetShared(c.eshop, ProductsCollection, p.GUID)
-	if err != nil || !bytes.Equal(stored, rec) {
+	stored, ok := storedAs(c.tx, c.eshop, ProductsCollection, p.GUID, rec)
+	if !ok {
 		return
 	}
 	top, ok := rebasedFields(p.raw, stored, p.fields(), edited)

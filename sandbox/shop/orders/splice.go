@@ -1,6 +1,7 @@
 package orders
 
 import (
+	"bytes"
 	"errors"
 	"sort"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/eshop-sandbox/sandbox/sandbox/core/crud"
+	"github.com/eshop-sandbox/sandbox/sandbox/core/store"
 )
 
 // An order moves the stock of large records: a product is tens of
@@ -47,6 +49,14 @@ func spliced(doc []byte, edits []splice) []byte {
 	out.Write(doc[last:])
 	rec := out.String()
 	return unsafe.Slice(unsafe.StringData(rec), len(rec))
+}
+
+// storedAs is the record the transaction now holds under id when it is
+// the bytes rec just written (an index of rec then applies to it); ok is
+// false when the store holds anything else.
+func storedAs(tx *store.Tx, eshop int, coll, id string, rec []byte) ([]byte, bool) {
+	stored, err := tx.GetShared(eshop, coll, id)
+	return stored, err == nil && bytes.Equal(stored, rec)
 }
 
 // errNotLocated stops a splice whose place gjson could not tell; it

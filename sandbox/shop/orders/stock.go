@@ -1,7 +1,6 @@
 package orders
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -184,8 +183,8 @@ func (ss *supplies) record() ([]byte, []splice, error) {
 // record old indexes by the splices edited) without parsing it, when the
 // store holds those very bytes.
 func (s *Shop) reindexStock(stockID string, old *supplyIndex, rec []byte, edited []splice) {
-	stored, err := s.Tx.GetShared(s.ID, StocksCollection, stockID)
-	if err != nil || !bytes.Equal(stored, rec) {
+	stored, ok := storedAs(s.Tx, s.ID, StocksCollection, stockID, rec)
+	if !ok {
 		return
 	}
 	if x, ok := old.rebased(stored, edited); ok {
